@@ -1,0 +1,82 @@
+"""
+Makes AllenNLP 2.10.1 (archived; written for torch < 1.13) run on torch 2.x.
+
+Loaded first from `.allennlp_plugins`, and imported by `tasks` and `data_readers`, so the fixes are
+in place before any config is built, whether the suite runs through the `allennlp` command or as a
+library. Nothing here edits an installed package; each fix says which break it mends:
+
+1. `torch.optim.lr_scheduler.ReduceLROnPlateau` lost its `verbose` argument (torch 2.7), and
+   AllenNLP's `reduce_on_plateau` scheduler always passes it, so building a trainer that uses it
+   crashes. We register a replacement under the same name.
+2. `torch.load` defaults to `weights_only=True` since torch 2.6. AllenNLP's training state holds
+   numpy scalars (metric values), which that unpickler rejects, so `allennlp train --recover`
+   fails. We allow-list exactly the numpy types such a state contains; the check stays on.
+"""
+import logging
+from typing import List, Union
+
+import numpy
+import torch
+
+from allennlp.training.learning_rate_schedulers.learning_rate_scheduler import (
+    LearningRateScheduler,
+    _PyTorchLearningRateSchedulerWithMetricsWrapper,
+)
+from allennlp.training.optimizers import Optimizer
+
+logger = logging.getLogger(__name__)
+
+
+@LearningRateScheduler.register("reduce_on_plateau", exist_ok=True)
+class ReduceOnPlateauLearningRateScheduler(_PyTorchLearningRateSchedulerWithMetricsWrapper):
+    """
+    AllenNLP's `reduce_on_plateau` scheduler (same name, same config keys), built without the
+    `verbose` argument that torch removed. `verbose: true` is honoured by logging each reduction.
+    """
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        mode: str = "min",
+        factor: float = 0.1,
+        patience: int = 10,
+        verbose: bool = False,
+        threshold_mode: str = "rel",
+        threshold: float = 1e-4,
+        cooldown: int = 0,
+        min_lr: Union[float, List[float]] = 0,
+        eps: float = 1e-8,
+    ) -> None:
+        lr_scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
+            optimizer=optimizer,
+            mode=mode,
+            factor=factor,
+            patience=patience,
+            threshold_mode=threshold_mode,
+            threshold=threshold,
+            cooldown=cooldown,
+            min_lr=min_lr,
+            eps=eps,
+        )
+        super().__init__(lr_scheduler)
+        self._verbose = verbose
+
+    def step(self, metric: float = None) -> None:
+        before = [group["lr"] for group in self.lr_scheduler.optimizer.param_groups]
+        super().step(metric)
+        if self._verbose:
+            after = [group["lr"] for group in self.lr_scheduler.optimizer.param_groups]
+            for index, (old, new) in enumerate(zip(before, after)):
+                if new != old:
+                    logger.info("Reducing the learning rate of group %d from %g to %g", index, old, new)
+
+
+def _numpy_scalar_types() -> list:
+    """The picklable pieces of a numpy scalar: the reconstructor, `dtype` and its concrete classes."""
+    float_and_int_dtypes = [
+        numpy.dtype(name) for name in ("float16", "float32", "float64", "int32", "int64", "bool")
+    ]
+    return [numpy.core.multiarray.scalar, numpy.dtype] + [type(d) for d in float_and_int_dtypes]
+
+
+torch.serialization.add_safe_globals(_numpy_scalar_types())
