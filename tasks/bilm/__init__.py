@@ -1,0 +1,1 @@
+"""The biLM behind ELMo: its original weight format (and, later, pretraining)."""
