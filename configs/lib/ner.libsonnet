@@ -1,0 +1,47 @@
+// The NER experiment (Peters et al. 2018, §A.7), shared by ner_elmo.jsonnet and ner_baseline.jsonnet:
+// BiLSTM-CRF with word embeddings and a character CNN, and ELMo at the input when `use_elmo`.
+local elmo = import 'elmo.libsonnet';
+local word_vectors = std.extVar('NER_WORD_VECTORS');
+
+function(use_elmo) {
+  dataset_reader: {
+    type: 'conll2003_ner',
+    coding_scheme: 'BIOUL',
+    token_indexers: {
+      tokens: { type: 'single_id', lowercase_tokens: true },
+      token_characters: { type: 'characters', min_padding_length: 3 },
+    } + (if use_elmo then { elmo: elmo.indexer } else {}),
+  },
+  train_data_path: std.extVar('NER_TRAIN_DATA'),
+  validation_data_path: std.extVar('NER_DEV_DATA'),
+  test_data_path: std.extVar('NER_TEST_DATA'),
+  evaluate_on_test: true,
+  // Words seen only in dev or test would get untrained vectors: leave them to @@UNKNOWN@@.
+  datasets_for_vocab_creation: ['train'],
+  model: {
+    type: 'bilstm_crf_tagger',
+    label_encoding: 'BIOUL',
+    dropout: 0.5,
+    text_field_embedder: {
+      token_embedders: {
+        tokens: { type: 'embedding', embedding_dim: 50, trainable: true }
+                + (if word_vectors != '' then { pretrained_file: word_vectors } else {}),
+        token_characters: {
+          type: 'character_encoding',
+          embedding: { embedding_dim: 16 },
+          encoder: { type: 'cnn', embedding_dim: 16, num_filters: 128, ngram_filter_sizes: [3], conv_layer_activation: 'relu' },
+        },
+      } + (if use_elmo then { elmo: elmo.token_embedder(dropout=0.0) } else {}),
+    },
+    encoder: { type: 'lstm', hidden_size: 200, num_layers: 2, dropout: 0.5, bidirectional: true },
+    [if use_elmo then 'regularizer']: elmo.regularizer(0.1),
+  },
+  data_loader: { batch_sampler: { type: 'bucket', batch_size: 64 } },
+  trainer: {
+    optimizer: { type: 'adam', lr: 0.001 },
+    grad_norm: 5.0,
+    num_epochs: 75,
+    patience: 25,
+    validation_metric: '+f1-measure-overall',
+  },
+}

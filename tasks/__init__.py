@@ -1,0 +1,7 @@
+"""The ELMo paper's downstream experiments, one package per task, registered as AllenNLP plugins."""
+import allennlp_compat  # noqa: F401  (torch 2.x fixes first)
+from tasks.environment import apply_defaults
+
+apply_defaults()
+
+import tasks.ner  # noqa: E402,F401

@@ -1,0 +1,69 @@
+"""
+The environment variables that point the configs at data and ELMo weights.
+
+Configs read them with `std.extVar`, which fails on an unset variable, so when the suite is loaded
+(as an AllenNLP plugin, or imported) every unset variable is given its bundled default: the small
+sample data we wrote and the bundled biLM, so a config runs offline out of the box. A variable that
+is set must name an existing file: otherwise loading stops at once, naming the variable and path.
+"""
+import logging
+import os
+from pathlib import Path
+from typing import Dict, NamedTuple
+
+from allennlp.common.checks import ConfigurationError
+
+logger = logging.getLogger(__name__)
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BUNDLED_DATA = PROJECT_ROOT / "bundled" / "data"
+BUNDLED_BILM = PROJECT_ROOT / "bundled" / "bilm"
+
+
+class Variable(NamedTuple):
+    description: str
+    default: str  # "" means the config's own fallback (for optional inputs)
+
+
+VARIABLES: Dict[str, Variable] = {
+    "ELMO_OPTIONS_FILE": Variable(
+        "ELMo options.json (original bilm-tf layout)", str(BUNDLED_BILM / "options.json")
+    ),
+    "ELMO_WEIGHT_FILE": Variable(
+        "ELMo weights.hdf5 (original bilm-tf layout)", str(BUNDLED_BILM / "weights.hdf5")
+    ),
+    "NER_TRAIN_DATA": Variable("CoNLL-2003 train file (eng.train)", str(BUNDLED_DATA / "ner" / "train.txt")),
+    "NER_DEV_DATA": Variable("CoNLL-2003 dev file (eng.testa)", str(BUNDLED_DATA / "ner" / "dev.txt")),
+    "NER_TEST_DATA": Variable("CoNLL-2003 test file (eng.testb)", str(BUNDLED_DATA / "ner" / "test.txt")),
+    "NER_WORD_VECTORS": Variable(
+        "pretrained word vectors for NER (GloVe text format); unset: trained from scratch", ""
+    ),
+}
+
+
+def apply_defaults(environment=os.environ) -> None:
+    """Checks the variables that are set and gives the unset ones their bundled defaults."""
+    defaulted = []
+    for name, variable in VARIABLES.items():
+        value = environment.get(name, "")
+        if value:
+            if "://" not in value and not Path(value).is_file():
+                raise ConfigurationError(
+                    f"{name} names {value!r}, which is not a file ({variable.description})."
+                )
+        else:
+            environment[name] = variable.default
+            defaulted.append(name)
+    if defaulted:
+        logger.info(
+            "Not set, so the bundled defaults are used: %s (see README, 'Data and weights').",
+            ", ".join(defaulted),
+        )
+    if "ELMO_WEIGHT_FILE" in defaulted:
+        logger.info("ELMo: the bundled biLM in %s (%s)", BUNDLED_BILM, bundled_bilm_description())
+
+
+def bundled_bilm_description() -> str:
+    """The first line of the bundled biLM's model card, which names what it is."""
+    card = BUNDLED_BILM / "MODEL_CARD.md"
+    return card.read_text(encoding="utf-8").splitlines()[0].lstrip("# ") if card.is_file() else "no model card"

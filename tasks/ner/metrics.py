@@ -1,0 +1,85 @@
+"""Entity-level precision, recall and F1 as seqeval computes them in its conlleval-compatible mode."""
+from collections import Counter
+from typing import Dict, List, Sequence, Tuple
+
+import torch.distributed as dist
+from allennlp.common.util import is_distributed
+from allennlp.training.metrics import Metric
+from seqeval.metrics.sequence_labeling import get_entities
+
+# seqeval's chunker knows IOB1, BIO and IOBES prefixes; BIOUL is IOBES with other letters.
+_BIOUL_TO_IOBES = {"U": "S", "L": "E"}
+
+
+def entity_spans(tags: Sequence[str]) -> List[Tuple[str, int, int]]:
+    """`(type, first token, last token)` of each entity in `tags` (IOB1, BIO or BIOUL), by seqeval."""
+    seqeval_tags = [_BIOUL_TO_IOBES.get(tag[0], tag[0]) + tag[1:] for tag in tags]
+    return get_entities(seqeval_tags)
+
+
+@Metric.register("seqeval_f1")
+class SeqevalF1(Metric):
+    """
+    Counts gold, predicted and correct entities per type, each entity found by seqeval's
+    conlleval-compatible chunker (`entity_spans`); an entity is correct when its type and both
+    boundaries match. The result equals seqeval's `classification_report` in its default mode.
+
+    Reports `precision-overall`, `recall-overall`, `f1-measure-overall` (micro-averaged over
+    entities) and the same three per entity type, e.g. `f1-measure-PER`, the keys AllenNLP's
+    `span_f1` uses, so `validation_metric: "+f1-measure-overall"` works as usual.
+    """
+
+    def __init__(self) -> None:
+        self._counts: Dict[str, Counter] = {"gold": Counter(), "predicted": Counter(), "correct": Counter()}
+
+    def __call__(self, predicted_tags: List[List[str]], gold_tags: List[List[str]]) -> None:  # type: ignore
+        for predicted_sequence, gold_sequence in zip(predicted_tags, gold_tags):
+            predicted = set(entity_spans(predicted_sequence))
+            gold = set(entity_spans(gold_sequence))
+            self._counts["predicted"].update(entity_type for entity_type, _, _ in predicted)
+            self._counts["gold"].update(entity_type for entity_type, _, _ in gold)
+            self._counts["correct"].update(entity_type for entity_type, _, _ in predicted & gold)
+
+    def get_metric(self, reset: bool = False) -> Dict[str, float]:
+        counts = self._gathered_counts()
+        metrics: Dict[str, float] = {}
+        entity_types = sorted(set(counts["gold"]) | set(counts["predicted"]))
+        for entity_type in entity_types:
+            metrics.update(
+                _precision_recall_f1(
+                    entity_type,
+                    counts["correct"][entity_type],
+                    counts["predicted"][entity_type],
+                    counts["gold"][entity_type],
+                )
+            )
+        metrics.update(
+            _precision_recall_f1(
+                "overall",
+                sum(counts["correct"].values()),
+                sum(counts["predicted"].values()),
+                sum(counts["gold"].values()),
+            )
+        )
+        if reset:
+            self.reset()
+        return metrics
+
+    def reset(self) -> None:
+        for counter in self._counts.values():
+            counter.clear()
+
+    def _gathered_counts(self) -> Dict[str, Counter]:
+        """This process's counts, summed over all workers in distributed training."""
+        if not is_distributed():
+            return self._counts
+        every_worker: List[Dict[str, Counter]] = [{} for _ in range(dist.get_world_size())]
+        dist.all_gather_object(every_worker, self._counts)
+        return {name: sum((worker[name] for worker in every_worker), Counter()) for name in self._counts}
+
+
+def _precision_recall_f1(name: str, correct: int, predicted: int, gold: int) -> Dict[str, float]:
+    precision = correct / predicted if predicted else 0.0
+    recall = correct / gold if gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {f"precision-{name}": precision, f"recall-{name}": recall, f"f1-measure-{name}": f1}
