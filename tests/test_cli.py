@@ -71,16 +71,17 @@ def test_predict_on_raw_text_with_the_default_predictor(trained_archive, tmp_pat
     serialization_dir, environment = trained_archive
     inputs = tmp_path / "input.jsonl"
     lines = [{"sentence": "Alan Turing worked at Bletchley Park."}, {"sentence": ""}, {"sentence": "Rome fell."}]
-    inputs.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    inputs.write_text("".join(json.dumps(line) + "\n" for line in lines) + "not json\n")
     output = tmp_path / "predictions.jsonl"
     allennlp("predict", str(serialization_dir / "model.tar.gz"), str(inputs), "--output-file", str(output),
              "--silent", environment=environment)
     predictions = [json.loads(line) for line in output.read_text().splitlines()]
-    assert len(predictions) == 3
+    assert len(predictions) == 4
     assert predictions[0]["tokens"] == ["Alan", "Turing", "worked", "at", "Bletchley", "Park", "."]
     assert len(predictions[0]["tags"]) == 7
     assert predictions[1] == {"error": "the sentence is empty", "input": {"sentence": ""}}
     assert predictions[2]["tokens"] == ["Rome", "fell", "."]
+    assert predictions[3] == {"error": 'expected a JSON object with a "sentence" string', "input": "not json"}
 
 
 def test_a_variable_naming_a_missing_file_stops_the_run(tiny_conll, tiny_elmo, tmp_path):

@@ -1,4 +1,5 @@
 """Named entities in raw text: `{"sentence": "..."}` in, tokens, tags and typed entity spans out."""
+import json
 import logging
 from typing import Any, Dict, List
 
@@ -24,9 +25,10 @@ class NerTaggerPredictor(Predictor):
     `tokens`, `tags` (in the model's scheme) and `entities`: `text`, `type`, character offsets
     `start`/`end` into the sentence (end exclusive) and `token_start`/`token_end` (end exclusive).
 
-    An input that is not a non-empty `sentence` string, or that has more than `max_tokens` tokens,
-    gets `{"error": ...}` in its place in the output (and a warning in the log); the other lines of
-    the batch are predicted as usual. Pass `--predictor-args '{"max_tokens": N}'` to change the cap.
+    An input line that is not a JSON object with a non-empty `sentence` string, or whose sentence
+    has more than `max_tokens` tokens, gets `{"error": ..., "input": ...}` in its place in the
+    output (and a warning in the log); the other lines of the batch are predicted as usual.
+    `--predictor-args '{"max_tokens": N}'` changes the cap.
     """
 
     def __init__(
@@ -35,6 +37,13 @@ class NerTaggerPredictor(Predictor):
         super().__init__(model, dataset_reader)
         self._tokenizer = BlankSpacyTokenizer(language=language)
         self._max_tokens = max_tokens
+
+    def load_line(self, line: str) -> Any:
+        """The line's JSON, or the line itself when it is not JSON (answered with an error)."""
+        try:
+            return json.loads(line)
+        except json.JSONDecodeError:
+            return line.rstrip("\n")
 
     def predict_json(self, inputs: JsonDict) -> JsonDict:
         return self.predict_batch_json([inputs])[0]
