@@ -71,3 +71,14 @@ def test_bad_lines_get_an_error_in_place_and_the_rest_are_predicted(predictor, c
     assert outputs[3]["input"] == inputs[3]
     assert outputs[4]["tokens"] == ["Rome", "."]
     assert caplog.text.count("not predicted") == 3
+
+
+def test_conll_input_gets_token_spans_without_character_offsets(predictor, tiny_conll):
+    instance = next(iter(predictor._dataset_reader.read(str(tiny_conll))))
+    output = predictor._describe(instance, {
+        "words": instance["metadata"]["words"], "tags": ["B-PER", "L-PER", "O", "U-LOC", "O"],
+    })
+    assert output["entities"] == [
+        {"text": "Ada Lovelace", "type": "PER", "token_start": 0, "token_end": 2},
+        {"text": "Turin", "type": "LOC", "token_start": 3, "token_end": 4},
+    ]

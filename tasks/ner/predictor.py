@@ -90,23 +90,21 @@ class NerTaggerPredictor(Predictor):
 
     @staticmethod
     def _describe(instance: Instance, output: Dict[str, Any]) -> Dict[str, Any]:
+        """Tokens, tags and entities; character offsets only for raw text (not CoNLL input)."""
         tokens = instance.fields["tokens"].tokens  # type: ignore
         sentence = instance.fields["metadata"].metadata.get("sentence")  # type: ignore
         entities = []
         for entity_type, first, last in entity_spans(output["tags"]):
-            start, end = tokens[first].idx, tokens[last].idx_end
-            entities.append(
-                {
-                    "text": sentence[start:end] if sentence is not None else " ".join(
-                        token.text for token in tokens[first : last + 1]
-                    ),
-                    "type": entity_type,
-                    "start": start,
-                    "end": end,
-                    "token_start": first,
-                    "token_end": last + 1,
-                }
-            )
+            entity = {
+                "text": " ".join(token.text for token in tokens[first : last + 1]),
+                "type": entity_type,
+                "token_start": first,
+                "token_end": last + 1,
+            }
+            if sentence is not None:
+                start, end = tokens[first].idx, tokens[last].idx_end
+                entity.update(text=sentence[start:end], start=start, end=end)
+            entities.append(entity)
         return {"tokens": output["words"], "tags": output["tags"], "entities": entities}
 
 
