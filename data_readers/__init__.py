@@ -1,4 +1,5 @@
 """Dataset readers, one module per data format, and the offline tokenizer."""
 import allennlp_compat  # noqa: F401  (torch 2.x fixes first)
 from data_readers.conll2003 import Conll2003NerReader
+from data_readers.lm_corpus import LanguageModelStreamsReader
 from data_readers.tokenizers import BlankSpacyTokenizer

@@ -32,6 +32,15 @@ VARIABLES: Dict[str, Variable] = {
     "ELMO_WEIGHT_FILE": Variable(
         "ELMo weights.hdf5 (original bilm-tf layout)", str(BUNDLED_BILM / "weights.hdf5")
     ),
+    "BILM_OPTIONS_FILE": Variable(
+        "options.json of the biLM to pretrain (bilm-tf layout)", str(BUNDLED_BILM / "options.json")
+    ),
+    "BILM_TRAIN_CORPUS": Variable(
+        "biLM pretraining corpus, one tokenised sentence per line", str(BUNDLED_DATA / "lm" / "train.txt")
+    ),
+    "BILM_HELDOUT_CORPUS": Variable(
+        "held-out corpus for biLM perplexity, same format", str(BUNDLED_DATA / "lm" / "heldout.txt")
+    ),
     "NER_TRAIN_DATA": Variable("CoNLL-2003 train file (eng.train)", str(BUNDLED_DATA / "ner" / "train.txt")),
     "NER_DEV_DATA": Variable("CoNLL-2003 dev file (eng.testa)", str(BUNDLED_DATA / "ner" / "dev.txt")),
     "NER_TEST_DATA": Variable("CoNLL-2003 test file (eng.testb)", str(BUNDLED_DATA / "ner" / "test.txt")),

@@ -1,1 +1,3 @@
-"""The biLM behind ELMo: its original weight format (and, later, pretraining)."""
+"""The biLM behind ELMo: the model, its pretraining, and the original weight format."""
+from tasks.bilm.commands import ExportBilm
+from tasks.bilm.model import BidirectionalLm
