@@ -44,14 +44,14 @@ def to_original_layout(model: BidirectionalLm) -> Dict[str, numpy.ndarray]:
     weights["CNN_proj/b_proj"] = array(encoder.projection.bias)
     for direction_index, stack in enumerate(model.stacks):  # RNN_0: forward, RNN_1: backward
         for layer_index, layer in enumerate(stack.layers):
-            cell = layer.cell_size
+            lstm, cell = layer.lstm, layer.cell_size
             prefix = f"RNN_{direction_index}/RNN/MultiRNNCell/Cell{layer_index}/LSTMCell"
-            packed = numpy.concatenate([array(layer.input_linearity.weight), array(layer.state_linearity.weight)], axis=1)
+            packed = numpy.concatenate([array(lstm.weight_ih_l0), array(lstm.weight_hh_l0)], axis=1)
             weights[f"{prefix}/W_0"] = _swap_memory_and_forget(packed, cell).T
-            bias = _swap_memory_and_forget(array(layer.state_linearity.bias), cell)
+            bias = _swap_memory_and_forget(array(lstm.bias_ih_l0 + lstm.bias_hh_l0), cell)
             bias[2 * cell : 3 * cell] -= 1.0  # TensorFlow adds the forget bias at run time
             weights[f"{prefix}/B"] = bias
-            weights[f"{prefix}/W_P_0"] = array(layer.state_projection.weight).T
+            weights[f"{prefix}/W_P_0"] = array(lstm.weight_hr_l0).T
     return weights
 
 
@@ -101,13 +101,14 @@ def load_original_layout(model: BidirectionalLm, weight_file: Union[str, Path]) 
     assign(encoder.projection.bias, weights["CNN_proj/b_proj"])
     for direction_index, stack in enumerate(model.stacks):  # RNN_0: forward, RNN_1: backward
         for layer_index, layer in enumerate(stack.layers):
-            cell = layer.cell_size
+            lstm, cell = layer.lstm, layer.cell_size
             prefix = f"RNN_{direction_index}/RNN/MultiRNNCell/Cell{layer_index}/LSTMCell"
             packed = _swap_memory_and_forget(weights[f"{prefix}/W_0"].T, cell)
-            input_size = layer.input_linearity.in_features
-            assign(layer.input_linearity.weight, packed[:, :input_size])
-            assign(layer.state_linearity.weight, packed[:, input_size:])
+            assign(lstm.weight_ih_l0, packed[:, : layer.input_size])
+            assign(lstm.weight_hh_l0, packed[:, layer.input_size :])
             bias = weights[f"{prefix}/B"].copy()
             bias[2 * cell : 3 * cell] += 1.0
-            assign(layer.state_linearity.bias, _swap_memory_and_forget(bias, cell))
-            assign(layer.state_projection.weight, weights[f"{prefix}/W_P_0"].T)
+            assign(lstm.bias_ih_l0, _swap_memory_and_forget(bias, cell))
+            with torch.no_grad():
+                lstm.bias_hh_l0.zero_()  # the two biases add up; the file has one
+            assign(lstm.weight_hr_l0, weights[f"{prefix}/W_P_0"].T)
