@@ -161,3 +161,24 @@ def test_batches_out_of_stream_order_are_refused(random_bilm):
     batch.index_instances(random_bilm.vocab)
     with pytest.raises(ConfigurationError, match="batch_size to the reader's num_streams"):
         random_bilm(**batch.as_tensor_dict())
+
+
+def test_finetune_on_task_text_starts_from_the_given_biLM_and_exports(ner_environment, tiny_elmo, tmp_path):
+    import argparse
+
+    from tasks.bilm.finetune import _finetune
+    from tasks.bilm.weight_file import weight_layout
+
+    overrides = {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2, "dataset_reader.unroll_steps": 5,
+                 "model.num_samples": 0, "vocabulary.min_count.tokens": 1}
+    _finetune(argparse.Namespace(task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"), output_dir=str(tmp_path),
+                                 epochs=1, overrides=json.dumps(overrides)))
+    assert len((tmp_path / "corpus" / "train.txt").read_text().splitlines()) == 10  # the tiny CoNLL file
+    assert (tmp_path / "corpus" / "train.txt").read_text().splitlines()[0] == "Ada Lovelace visited Turin ."
+    with h5py.File(tiny_elmo[1], "r") as before, h5py.File(tmp_path / "elmo" / "weights.hdf5", "r") as after:
+        options = json.loads((tmp_path / "elmo" / "options.json").read_text())
+        assert all(name in after for name in weight_layout(options))
+        name = "RNN_0/RNN/MultiRNNCell/Cell0/LSTMCell/W_0"
+        assert after[name].shape == before[name].shape
+        assert not numpy.allclose(after[name][...], before[name][...])  # trained, from the given weights
+        assert numpy.allclose(after[name][...], before[name][...], atol=0.2)
