@@ -80,3 +80,13 @@ def test_other_entity_types_can_be_allowed(tmp_path):
 def test_unknown_coding_scheme_is_rejected():
     with pytest.raises(ValueError, match="coding_scheme"):
         Conll2003NerReader(coding_scheme="IOBES")
+
+
+@pytest.mark.parametrize("split, sentences", [("train", 400), ("dev", 100), ("test", 100)])
+def test_the_bundled_sample_reads_cleanly(split, sentences):
+    from tasks.environment import BUNDLED_DATA
+
+    instances = list(Conll2003NerReader().read(str(BUNDLED_DATA / "ner" / f"{split}.txt")))
+    assert len(instances) == sentences
+    tags = {tag for instance in instances for tag in instance["tags"].labels}
+    assert {"U-PER", "B-PER", "L-PER", "U-LOC", "B-ORG", "U-MISC", "O"} <= tags
