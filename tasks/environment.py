@@ -50,8 +50,16 @@ VARIABLES: Dict[str, Variable] = {
 }
 
 
+# Variables that name the two halves of one thing: a default for one beside a user's other is a mismatch.
+PAIRS = [("ELMO_OPTIONS_FILE", "ELMO_WEIGHT_FILE")]
+
+
 def apply_defaults(environment=os.environ) -> None:
     """Checks the variables that are set and gives the unset ones their bundled defaults."""
+    for first, second in PAIRS:
+        if bool(environment.get(first)) != bool(environment.get(second)):
+            given, missing = (first, second) if environment.get(first) else (second, first)
+            raise ConfigurationError(f"{given} is set but {missing} is not: set both, or neither for the bundled biLM.")
     defaulted = []
     for name, variable in VARIABLES.items():
         value = environment.get(name, "")

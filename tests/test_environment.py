@@ -26,3 +26,8 @@ def test_set_variables_are_kept(tiny_conll):
     environment = {"NER_DEV_DATA": str(tiny_conll)}
     apply_defaults(environment)
     assert environment["NER_DEV_DATA"] == str(tiny_conll)
+
+
+def test_elmo_options_and_weights_are_set_together(tiny_elmo):
+    with pytest.raises(ConfigurationError, match="ELMO_WEIGHT_FILE is set but ELMO_OPTIONS_FILE is not"):
+        apply_defaults({"ELMO_WEIGHT_FILE": str(tiny_elmo[1])})
