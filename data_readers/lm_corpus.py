@@ -63,6 +63,8 @@ class LanguageModelStreamsReader(DatasetReader):
     def _read(self, file_path: str) -> Iterable[Instance]:
         path = Path(cached_path(file_path))
         tokens = list(self._corpus_tokens(path))
+        if not tokens:
+            raise ConfigurationError(f"{path}: the corpus is empty (expected one sentence per line)")
         stream_length = len(tokens) // self.num_streams
         windows = (stream_length - 1) // self.unroll_steps
         if windows < 1:

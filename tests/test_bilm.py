@@ -122,6 +122,9 @@ def test_reader_refuses_a_corpus_too_small_and_bad_encoding(tmp_path):
     corpus.write_text("a b\n", encoding="utf-8")
     with pytest.raises(ConfigurationError, match="tiny.txt: 4 tokens .* cannot fill one window"):
         list(LanguageModelStreamsReader(num_streams=2).read(str(corpus)))
+    corpus.write_text("\n  \n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="tiny.txt: the corpus is empty"):
+        list(LanguageModelStreamsReader(num_streams=2).read(str(corpus)))
     corpus.write_bytes(b"fine line\nbad \xff line\n")
     with pytest.raises(ValueError, match=r"tiny.txt, line 2: expected UTF-8 text, found byte 0xff"):
         list(LanguageModelStreamsReader(num_streams=1, unroll_steps=1).read(str(corpus)))
