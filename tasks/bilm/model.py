@@ -146,7 +146,7 @@ class BidirectionalLm(Model):
         for direction, stack, tokens in zip(DIRECTIONS, self.stacks, (forward, backward)):
             characters = tokens["elmo"]["elmo_tokens"][:, :-1]
             targets = tokens["words"]["tokens"][:, 1:]
-            mask = targets != 0  # the corpus end pads the last window
+            mask = targets != 0  # lm_streams windows are full; padding, if any, is not predicted
             key = (self.training, direction)
             layers, final_states = stack(
                 self.character_encoder(characters), mask, self._stream_states.get(key)
