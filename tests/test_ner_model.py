@@ -36,3 +36,16 @@ class TestBiLstmCrfTagger(ModelTestCase):
             assert set(output["tags"]) <= labels
             assert len(output["tags"]) == len(instance["tokens"])
             assert output["words"] == instance["metadata"]["words"]
+
+
+def test_labels_of_another_scheme_are_refused():
+    from allennlp.common.checks import ConfigurationError
+
+    from tasks.ner.model import _check_scheme
+
+    _check_scheme(["O", "B-PER", "I-PER", "L-PER", "U-LOC"], "BIOUL")
+    _check_scheme(["O", "B-PER", "I-PER"], "BIO")
+    with pytest.raises(ConfigurationError, match="label_encoding is BIO, but the labels include L-PER, U-LOC"):
+        _check_scheme(["O", "B-PER", "L-PER", "U-LOC"], "BIO")
+    with pytest.raises(ConfigurationError, match="label_encoding must be one of"):
+        _check_scheme(["O"], "IOBES")

@@ -10,6 +10,7 @@ from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.common import Lazy
+from allennlp.common.checks import ConfigurationError
 from allennlp.nn import InitializerApplicator
 from allennlp.nn.util import get_text_field_mask
 
@@ -60,6 +61,7 @@ class BiLstmCrfTagger(Model):
         self.encoder = encoder.construct(input_size=text_field_embedder.get_output_dim())
         self.dropout = torch.nn.Dropout(dropout)
         labels = vocab.get_index_to_token_vocabulary(label_namespace)
+        _check_scheme(labels.values(), label_encoding)
         self.tag_projection = torch.nn.Linear(self.encoder.get_output_dim(), len(labels))
         self.crf = ConstrainedCrf(labels, label_encoding)
         self.entity_f1 = SeqevalF1()
@@ -103,3 +105,19 @@ class BiLstmCrfTagger(Model):
 
     def _tag_strings(self, tag_ids: List[int]) -> List[str]:
         return [self.vocab.get_token_from_index(index, self.label_namespace) for index in tag_ids]
+
+
+_SCHEME_PREFIXES = {"BIOUL": "BIUL", "BIO": "BI", "IOB1": "BI"}
+
+
+def _check_scheme(labels, label_encoding: str) -> None:
+    """Every tag must be `O` or a prefix of `label_encoding` and a type: the CRF's constraints depend on it."""
+    if label_encoding not in _SCHEME_PREFIXES:
+        raise ConfigurationError(f"label_encoding must be one of {sorted(_SCHEME_PREFIXES)}, not {label_encoding!r}")
+    prefixes = _SCHEME_PREFIXES[label_encoding]
+    foreign = sorted(tag for tag in labels if tag != "O" and not (tag[:1] in prefixes and tag[1:2] == "-"))
+    if foreign:
+        raise ConfigurationError(
+            f"label_encoding is {label_encoding}, but the labels include {', '.join(foreign[:5])}: "
+            "give the reader's coding_scheme and the model's label_encoding the same value"
+        )
