@@ -1,0 +1,1 @@
+"""Pieces the task packages share."""
