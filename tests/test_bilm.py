@@ -55,6 +55,19 @@ def test_export_then_allennlp_computes_our_activations(random_bilm, tmp_path):
         torch.testing.assert_close(our_layer, their_layer, atol=1e-5, rtol=0)
 
 
+def test_character_encoder_skips_padding_positions_without_changing_its_output(random_bilm, monkeypatch):
+    encoder = random_bilm.character_encoder
+    # A 60-character word is cut to ELMo's 50; the short ones leave most positions to padding.
+    ids = batch_to_ids([["a", "mid-sized", "x" * 60], ["tiny"]])
+    with torch.no_grad():
+        trimmed = encoder(ids)
+        short_words_only = encoder(ids[1:, :1])
+        monkeypatch.setattr(encoder, "_trim_padding", lambda character_ids: character_ids)
+        every_position = encoder(ids)
+    torch.testing.assert_close(trimmed, every_position, atol=0, rtol=0)
+    torch.testing.assert_close(short_words_only, every_position[1:, :1], atol=1e-6, rtol=0)  # other batch shape: other BLAS order
+
+
 def test_import_reproduces_the_exported_model(random_bilm, tmp_path):
     export_elmo_files(random_bilm, tmp_path)
     imported = BidirectionalLm(random_bilm.vocab, str(tmp_path / "options.json"), initial_weight_file=str(tmp_path / "weights.hdf5")).eval()
