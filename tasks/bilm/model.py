@@ -17,11 +17,10 @@ import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
-from allennlp.data.token_indexers.elmo_indexer import ELMoCharacterMapper
-from allennlp.nn.util import add_sentence_boundary_token_ids, remove_sentence_boundaries
+from allennlp.nn.util import remove_sentence_boundaries
 from allennlp.training.metrics import Average
 
-from tasks.bilm.modules import CharacterEncoder, LstmStack, State, reverse_padded
+from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers
 
 DIRECTIONS = ("forward", "backward")
 
@@ -173,31 +172,11 @@ class BidirectionalLm(Model):
         self, character_ids: torch.Tensor, states: Optional[List[List[State]]] = None
     ) -> Tuple[List[torch.Tensor], List[List[State]]]:
         """
-        What AllenNLP's `_ElmoBiLm` computes for `character_ids` from `batch_to_ids`, each sentence
-        wrapped in `<S>` `</S>`: layer 0 (the token vector, repeated for both directions) and each
-        LSTM layer (forward and backward outputs), each `(batch, time, 2 * projection_dim)`, zero on
-        padding. Every row starts from `states` (per direction, per layer; zero when `None`); the
-        states after each row are returned too, so a caller can carry them to the next batch.
+        What AllenNLP's `Elmo` mixes for `character_ids` from `batch_to_ids`, without the sentence
+        boundaries: layer 0 (the token vector, repeated for both directions) and each LSTM layer
+        (forward and backward outputs), each `(batch, time, 2 * projection_dim)`, zero on padding.
+        Every row starts from `states` (zero when `None`); the states after each row are returned
+        too, so a caller can carry them to the next batch (see `bilm_layers`).
         """
-        mask = (character_ids > 0).any(dim=-1)
-        with_boundaries, mask_with_boundaries = add_sentence_boundary_token_ids(
-            character_ids,
-            mask,
-            torch.as_tensor(ELMoCharacterMapper.beginning_of_sentence_characters) + 1,
-            torch.as_tensor(ELMoCharacterMapper.end_of_sentence_characters) + 1,
-        )
-        token_vectors = self.character_encoder(with_boundaries) * mask_with_boundaries.unsqueeze(-1)
-        lengths = mask_with_boundaries.sum(dim=1)
-        forward_stack, backward_stack = self.stacks
-        forward_layers, forward_states = forward_stack(
-            token_vectors, mask_with_boundaries, states[0] if states else None
-        )
-        backward_layers, backward_states = backward_stack(
-            reverse_padded(token_vectors, lengths), mask_with_boundaries, states[1] if states else None
-        )
-        layers = [torch.cat([token_vectors, token_vectors], dim=-1)] + [
-            torch.cat([forward_output, reverse_padded(backward_output, lengths)], dim=-1)
-            for forward_output, backward_output in zip(forward_layers, backward_layers)
-        ]
-        without_boundaries = [remove_sentence_boundaries(layer, mask_with_boundaries)[0] for layer in layers]
-        return without_boundaries, [forward_states, backward_states]
+        layers, mask, final_states = bilm_layers(self.character_encoder, self.stacks, character_ids, states)
+        return [remove_sentence_boundaries(layer, mask)[0] for layer in layers], final_states

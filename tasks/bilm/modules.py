@@ -8,11 +8,12 @@ AllenNLP's `Elmo` computes from the same weights.
   and projection clipping when the options ask for them (AllenNLP's `LstmCellWithProjection`).
 - `LstmStack`: the layers of one direction, with residual connections between them.
 """
-from typing import Any, List, Mapping, Optional, Tuple
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 import torch
 from allennlp.data.token_indexers.elmo_indexer import ELMoCharacterMapper
 from allennlp.modules.highway import Highway
+from allennlp.nn.util import add_sentence_boundary_token_ids
 
 State = Tuple[torch.Tensor, torch.Tensor]  # (hidden: batch x hidden size, memory: batch x cell size)
 
@@ -101,7 +102,9 @@ class LstmWithProjection(torch.nn.Module):
         if state is None:
             state = inputs.new_zeros(batch_size, self.hidden_size), inputs.new_zeros(batch_size, self.cell_size)
         if self.cell_clip or self.projection_clip:
-            return self._clipped_forward(inputs, mask, state)
+            if torch.is_grad_enabled():
+                return self._clipped_forward(inputs, mask, state)
+            return self._clipped_inference(inputs, mask, state)
         initial = (state[0].unsqueeze(0).contiguous(), state[1].unsqueeze(0).contiguous())
         if bool(mask.all()):
             outputs, (hidden, memory) = self.lstm(inputs, initial)
@@ -142,6 +145,42 @@ class LstmWithProjection(torch.nn.Module):
             outputs.append(new_hidden * real)
         return torch.stack(outputs, dim=1), (hidden, memory)
 
+    def _clipped_inference(
+        self, inputs: torch.Tensor, mask: torch.Tensor, state: State
+    ) -> Tuple[torch.Tensor, State]:
+        """
+        `_clipped_forward` for when no gradient is needed (a frozen biLM), about the matrix products
+        alone: rows sorted by length so that each step computes only the rows still running, time
+        major so each step's slices are contiguous, and every result written in place.
+        """
+        lstm, cell = self.lstm, self.cell_size
+        batch_size, timesteps, _ = inputs.shape
+        lengths = mask.sum(dim=1)
+        order = torch.argsort(lengths, descending=True)
+        steps = torch.arange(timesteps, device=inputs.device).unsqueeze(1)
+        running_rows = (lengths[order].unsqueeze(0) > steps).sum(dim=1).tolist()
+        time_major = inputs.index_select(0, order).transpose(0, 1).contiguous()
+        projected_inputs = torch.nn.functional.linear(time_major, lstm.weight_ih_l0, lstm.bias_ih_l0 + lstm.bias_hh_l0)
+        hidden, memory = state[0].index_select(0, order), state[1].index_select(0, order)
+        outputs = inputs.new_zeros(timesteps, batch_size, self.hidden_size)
+        recurrent, projection = lstm.weight_hh_l0.t(), lstm.weight_hr_l0.t()
+        for timestep, rows in enumerate(running_rows):
+            if rows == 0:
+                break
+            gates = torch.addmm(projected_inputs[timestep, :rows], hidden[:rows], recurrent)
+            input_gate, forget_gate, memory_candidate, output_gate = gates.split(cell, dim=1)
+            running_memory = memory[:rows]
+            running_memory.mul_(torch.sigmoid(forget_gate)).addcmul_(torch.sigmoid(input_gate), torch.tanh(memory_candidate))
+            if self.cell_clip:
+                running_memory.clamp_(-self.cell_clip, self.cell_clip)
+            new_hidden = torch.mm(torch.sigmoid(output_gate) * torch.tanh(running_memory), projection)
+            if self.projection_clip:
+                new_hidden.clamp_(-self.projection_clip, self.projection_clip)
+            hidden[:rows] = new_hidden
+            outputs[timestep, :rows] = new_hidden
+        restoration = torch.argsort(order)
+        return outputs.transpose(0, 1).index_select(0, restoration), (hidden[restoration], memory[restoration])
+
 
 class LstmStack(torch.nn.Module):
     """The LSTM layers of one direction; each layer after the first adds its input (residual)."""
@@ -170,6 +209,43 @@ class LstmStack(torch.nn.Module):
             final_states.append(state)
             layer_input = output
         return outputs, final_states
+
+
+def bilm_layers(
+    character_encoder: CharacterEncoder,
+    stacks: Sequence[LstmStack],
+    character_ids: torch.Tensor,
+    states: Optional[List[List[State]]] = None,
+) -> Tuple[List[torch.Tensor], torch.Tensor, List[List[State]]]:
+    """
+    What AllenNLP's `_ElmoBiLm` computes for `character_ids` `(batch, time, 50)` from
+    `batch_to_ids`: each sentence wrapped in `<S>` `</S>`, layer 0 (the token vector, repeated for
+    both directions) and each LSTM layer (forward and backward outputs), each
+    `(batch, time + 2, 2 * projection_dim)`, zero on padding, with the mask of those positions.
+    `stacks` are the forward and the backward stack; every row starts from `states` (per
+    direction, per layer; zero when `None`), and the states after each row are returned too.
+    """
+    mask = (character_ids > 0).any(dim=-1)
+    with_boundaries, mask_with_boundaries = add_sentence_boundary_token_ids(
+        character_ids,
+        mask,
+        torch.as_tensor(ELMoCharacterMapper.beginning_of_sentence_characters) + 1,
+        torch.as_tensor(ELMoCharacterMapper.end_of_sentence_characters) + 1,
+    )
+    token_vectors = character_encoder(with_boundaries) * mask_with_boundaries.unsqueeze(-1)
+    lengths = mask_with_boundaries.sum(dim=1)
+    forward_stack, backward_stack = stacks
+    forward_layers, forward_states = forward_stack(
+        token_vectors, mask_with_boundaries, states[0] if states else None
+    )
+    backward_layers, backward_states = backward_stack(
+        reverse_padded(token_vectors, lengths), mask_with_boundaries, states[1] if states else None
+    )
+    layers = [torch.cat([token_vectors, token_vectors], dim=-1)] + [
+        torch.cat([forward_output, reverse_padded(backward_output, lengths)], dim=-1)
+        for forward_output, backward_output in zip(forward_layers, backward_layers)
+    ]
+    return layers, mask_with_boundaries, [forward_states, backward_states]
 
 
 def reverse_padded(sequences: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
