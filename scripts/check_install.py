@@ -15,6 +15,7 @@ from pathlib import Path
 from allennlp.common.plugins import import_plugins
 from allennlp.data import DatasetReader, Tokenizer
 from allennlp.models import Model
+from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.predictors import Predictor
 from allennlp.training.learning_rate_schedulers import LearningRateScheduler
 
@@ -26,6 +27,7 @@ REQUIRED = {
     DatasetReader: ["conll2003_ner", "conll2003", "srl", "coref", "squad", "snli", "sst_tokens"],
     Predictor: ["ner_tagger"],
     Tokenizer: ["blank_spacy"],
+    TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
     LearningRateScheduler: ["reduce_on_plateau"],
 }
 

@@ -5,4 +5,5 @@ from tasks.environment import apply_defaults
 apply_defaults()
 
 import tasks.bilm  # noqa: E402,F401
+import tasks.elmo  # noqa: E402,F401
 import tasks.ner  # noqa: E402,F401

@@ -23,6 +23,7 @@ BUNDLED_BILM = PROJECT_ROOT / "bundled" / "bilm"
 class Variable(NamedTuple):
     description: str
     default: str  # "" means the config's own fallback (for optional inputs)
+    is_directory: bool = False  # made on first use, so it need not exist
 
 
 VARIABLES: Dict[str, Variable] = {
@@ -31,6 +32,11 @@ VARIABLES: Dict[str, Variable] = {
     ),
     "ELMO_WEIGHT_FILE": Variable(
         "ELMo weights.hdf5 (original bilm-tf layout)", str(BUNDLED_BILM / "weights.hdf5")
+    ),
+    "ELMO_CACHE_DIR": Variable(
+        "directory for the cache of frozen biLM activations ('none': no cache)",
+        str(PROJECT_ROOT / ".elmo_cache"),
+        is_directory=True,
     ),
     "BILM_OPTIONS_FILE": Variable(
         "options.json of the biLM to pretrain (bilm-tf layout)", str(BUNDLED_BILM / "options.json")
@@ -64,7 +70,10 @@ def apply_defaults(environment=os.environ) -> None:
     for name, variable in VARIABLES.items():
         value = environment.get(name, "")
         if value:
-            if "://" not in value and not Path(value).is_file():
+            if variable.is_directory:
+                if value != "none" and Path(value).exists() and not Path(value).is_dir():
+                    raise ConfigurationError(f"{name} names {value!r}, which is not a directory ({variable.description}).")
+            elif "://" not in value and not Path(value).is_file():
                 raise ConfigurationError(
                     f"{name} names {value!r}, which is not a file ({variable.description})."
                 )

@@ -75,6 +75,14 @@ Cambridge NNP I-NP B-ORG
 """
 
 
+@pytest.fixture(scope="session", autouse=True)
+def elmo_cache_directory(tmp_path_factory) -> Path:
+    """Keeps the ELMo activations the tests compute out of the repository's default cache."""
+    directory = tmp_path_factory.mktemp("elmo_cache")
+    os.environ["ELMO_CACHE_DIR"] = str(directory)
+    return directory
+
+
 @pytest.fixture(scope="session")
 def tiny_conll(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("conll") / "tiny.conll"

@@ -12,8 +12,16 @@ def test_unset_variables_get_bundled_files_that_exist():
     assert environment["ELMO_WEIGHT_FILE"] == str(BUNDLED_BILM / "weights.hdf5")
     assert environment["NER_WORD_VECTORS"] == ""
     for name, value in environment.items():
-        if value:
+        if value and not VARIABLES[name].is_directory:
             assert (BUNDLED_DATA.parent / value).is_file(), name
+
+
+def test_a_directory_variable_may_be_new_but_not_a_file(tmp_path, tiny_conll):
+    environment = {"ELMO_CACHE_DIR": str(tmp_path / "not-yet")}
+    apply_defaults(environment)
+    assert environment["ELMO_CACHE_DIR"] == str(tmp_path / "not-yet")
+    with pytest.raises(ConfigurationError, match="ELMO_CACHE_DIR names .*, which is not a directory"):
+        apply_defaults({"ELMO_CACHE_DIR": str(tiny_conll)})
 
 
 def test_a_variable_naming_a_missing_file_stops_with_its_name_and_path(tmp_path):

@@ -1,19 +1,55 @@
 // ELMo as the paper defines it (Peters et al. 2018, §3.2): a frozen biLM whose layers are combined
-// by a learned, softmax-normalised scalar mix times γ (AllenNLP's `elmo_token_embedder`), with
-// λ‖w‖² on the mix weights. The biLM comes from ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE (defaults:
-// the bundled biLM, see bundled/bilm/MODEL_CARD.md).
+// by a learned, softmax-normalised scalar mix times γ, with λ‖w‖² on the mix weights, entering the
+// task model at its input and/or at the output of its biRNN. The biLM comes from
+// ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE (default: the bundled biLM, bundled/bilm/MODEL_CARD.md);
+// its activations are cached in ELMO_CACHE_DIR ('none': no cache), see tasks/elmo.
+//
+// A task config builds its ELMo from `settings(...)`: the paper's setting for that task, and the
+// ablations of Tables 2 and 3 are one more override (`ablations`, used by configs/ablations/).
+local cache = std.extVar('ELMO_CACHE_DIR');
+
 {
+  settings(overrides={}):: {
+    layers: 'all',  // 'all': a learned mix of every layer; 'top': the top layer only (γ still learned)
+    lambda: 0.001,  // λ, the L2 penalty on the mix weights
+    input: true,  // ELMo concatenated to the task model's input
+    output: false,  // ELMo concatenated to the output of the task model's (lowest) biRNN
+    layer_norm: false,  // layer-normalise each biLM layer before mixing
+    dropout: 0.5,  // on each mixed representation
+    lstm_state: 'zero',  // the biLM state every sentence starts from: 'zero', 'warm_up' or 'carried' (AllenNLP's)
+  } + overrides,
+
+  // The paper's ablations: Table 2 (which layers, λ) and Table 3 (where ELMo enters).
+  ablations:: {
+    top_layer: { layers: 'top' },
+    all_layers_lambda_1: { layers: 'all', lambda: 1.0 },
+    all_layers_lambda_0_001: { layers: 'all', lambda: 0.001 },
+    input_only: { input: true, output: false },
+    input_and_output: { input: true, output: true },
+    output_only: { input: false, output: true },
+  },
+
   indexer:: { type: 'elmo_characters' },
 
-  token_embedder(dropout=0.0, do_layer_norm=false):: {
-    type: 'elmo_token_embedder',
+  local biLM(settings) = {
     options_file: std.extVar('ELMO_OPTIONS_FILE'),
     weight_file: std.extVar('ELMO_WEIGHT_FILE'),
-    do_layer_norm: do_layer_norm,
-    dropout: dropout,
+    layers: settings.layers,
+    do_layer_norm: settings.layer_norm,
+    dropout: settings.dropout,
+    lstm_state: settings.lstm_state,
+    cache_directory: if cache == 'none' || settings.lstm_state == 'carried' then null else cache,
     requires_grad: false,
   },
 
-  // L2 penalty λ‖w‖² on the scalar-mix weights (not on γ).
-  regularizer(lambda):: { regexes: [['scalar_parameters', { type: 'l2', alpha: lambda }]] },
+  // ELMo at a model's input, as a token embedder (in the text field embedder, next to words).
+  token_embedder(settings):: { type: 'fast_elmo' } + biLM(settings),
+
+  // A `PaperElmo` with one mix per place ELMo enters, for models that take `elmo` themselves.
+  module(settings, num_output_representations):: biLM(settings) + {
+    num_output_representations: num_output_representations,
+  },
+
+  // λ‖w‖² on the scalar-mix weights (not on γ).
+  regularizer(settings):: { regexes: [['scalar_parameters', { type: 'l2', alpha: settings.lambda }]] },
 }

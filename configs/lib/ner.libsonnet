@@ -3,7 +3,10 @@
 local elmo = import 'elmo.libsonnet';
 local word_vectors = std.extVar('NER_WORD_VECTORS');
 
-function(use_elmo) {
+// `elmo_overrides`: changes to the paper's ELMo settings for NER (elmo.libsonnet): λ = 0.1, input only, no dropout on
+// ELMo itself (the model's dropout of 0.5 applies to all embeddings).
+function(use_elmo, elmo_overrides={}) {
+  local elmo_settings = elmo.settings({ lambda: 0.1, dropout: 0.0 } + elmo_overrides),
   dataset_reader: {
     type: 'conll2003_ner',
     coding_scheme: 'BIOUL',
@@ -31,10 +34,10 @@ function(use_elmo) {
           embedding: { embedding_dim: 16 },
           encoder: { type: 'cnn', embedding_dim: 16, num_filters: 128, ngram_filter_sizes: [3], conv_layer_activation: 'relu' },
         },
-      } + (if use_elmo then { elmo: elmo.token_embedder(dropout=0.0) } else {}),
+      } + (if use_elmo then { elmo: elmo.token_embedder(elmo_settings) } else {}),
     },
     encoder: { type: 'lstm', hidden_size: 200, num_layers: 2, dropout: 0.5, bidirectional: true },
-    [if use_elmo then 'regularizer']: elmo.regularizer(0.1),
+    [if use_elmo then 'regularizer']: elmo.regularizer(elmo_settings),
   },
   data_loader: { batch_sampler: { type: 'bucket', batch_size: 64 } },
   trainer: {

@@ -1,0 +1,4 @@
+"""ELMo as the paper defines it, over a fast, deterministic and cacheable frozen biLM."""
+from tasks.elmo.bilm import FrozenBilm
+from tasks.elmo.cache import ActivationCache
+from tasks.elmo.elmo import FastElmoTokenEmbedder, PaperElmo

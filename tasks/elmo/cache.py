@@ -1,0 +1,163 @@
+"""
+A disk cache of a frozen biLM's activations, one entry per distinct sentence.
+
+The biLM is frozen and every sentence starts from the same LSTM state, so a sentence's layers are
+a function of its characters alone: they are computed once and read back in every later epoch,
+run and experiment that uses the same biLM. Only the scalar mix, γ, dropout and the task model
+train, exactly as before.
+
+Layout, under `directory/<fingerprint>-<dtype>/` (the fingerprint covers the options, the bytes of
+the weight file and the initial state, so changed weights never meet old vectors):
+
+- `activations.bin`: the layers of each sentence, `(num_layers, tokens + 2, dim)` (with the
+  sentence boundaries), one after another, float16 by default; read through a memory map.
+- `index.sqlite`: sentence key (a hash of its character ids) -> offset and number of positions.
+
+Writers append under an exclusive lock on `write.lock`, and a sentence enters the index only after
+its bytes are written, so any number of processes can read (and fill) one cache at a time.
+"""
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import sqlite3
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Tuple, Union
+
+import numpy
+import torch
+from allennlp.common.checks import ConfigurationError
+
+logger = logging.getLogger(__name__)
+
+Activations = Dict[str, Union[torch.Tensor, List[torch.Tensor]]]
+DTYPES = {"float16": numpy.float16, "float32": numpy.float32}
+FORMAT_VERSION = 1
+
+
+class ActivationCache:
+    """
+    # Parameters
+
+    directory : `str`
+        The cache's root; one subdirectory per biLM (fingerprint) and storage type.
+    fingerprint : `str`
+        What the biLM computes (`tasks.elmo.bilm.fingerprint`).
+    num_layers, dim : `int`
+        Layers per sentence (token layer included) and their width.
+    dtype : `str`, optional (default = `"float16"`)
+        `"float16"` halves the disk and changes ELMo vectors by under 0.1 % of their size;
+        `"float32"` stores them exactly.
+    """
+
+    def __init__(self, directory: str, fingerprint: str, num_layers: int, dim: int, dtype: str = "float16") -> None:
+        if dtype not in DTYPES:
+            raise ConfigurationError(f"cache dtype must be one of {sorted(DTYPES)}, not {dtype!r}")
+        self.path = Path(directory) / f"{fingerprint[:24]}-{dtype}"
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.num_layers, self.dim, self.dtype = num_layers, dim, DTYPES[dtype]
+        self._check_metadata({"format": FORMAT_VERSION, "fingerprint": fingerprint, "num_layers": num_layers, "dim": dim, "dtype": dtype})
+        self._data_path = self.path / "activations.bin"
+        self._data_path.touch(exist_ok=True)
+        self._connection: Optional[sqlite3.Connection] = None
+        self._connection_pid: Optional[int] = None
+        self._map: Optional[numpy.memmap] = None
+        self.hits = self.misses = 0
+
+    def activations(self, character_ids: torch.Tensor, compute: Callable[[torch.Tensor], Activations]) -> Activations:
+        """What `compute` (the biLM) returns for `character_ids`, computing only the sentences not stored."""
+        lengths = (character_ids > 0).any(dim=-1).sum(dim=1).tolist()
+        keys = [sentence_key(row[:length]) for row, length in zip(character_ids, lengths)]
+        stored = self._lookup(set(keys))
+        missing_rows = [row for row, key in enumerate(keys) if key not in stored]
+        self.hits += len(keys) - len(missing_rows)
+        self.misses += len(missing_rows)
+        if missing_rows:
+            longest = max(1, max(lengths[row] for row in missing_rows))
+            computed = compute(character_ids[missing_rows, :longest])
+            stored.update(self._store([keys[row] for row in missing_rows], [lengths[row] for row in missing_rows], computed))
+        return self._assemble(keys, lengths, stored, character_ids.size(1), character_ids.device)
+
+    def _assemble(self, keys, lengths, stored, timesteps: int, device) -> Activations:
+        layers = numpy.zeros((self.num_layers, len(keys), timesteps + 2, self.dim), dtype=numpy.float32)
+        for row, key in enumerate(keys):
+            layers[:, row, : lengths[row] + 2] = stored[key]
+        positions = torch.arange(timesteps + 2).unsqueeze(0)
+        mask = positions < torch.tensor(lengths).unsqueeze(1) + 2
+        tensors = torch.from_numpy(layers).to(device)
+        return {"activations": list(tensors.unbind(0)), "mask": mask.to(device)}
+
+    def _lookup(self, keys) -> Dict[bytes, numpy.ndarray]:
+        """The stored layers `(num_layers, positions, dim)` of those `keys` that are in the cache."""
+        keys = list(keys)
+        rows = []
+        for start in range(0, len(keys), 500):  # SQLite's limit on parameters per statement
+            chunk = keys[start : start + 500]
+            rows += self._database().execute(
+                f"SELECT key, offset, positions FROM activations WHERE key IN ({','.join('?' * len(chunk))})", chunk
+            ).fetchall()
+        if not rows:
+            return {}
+        end = max(offset + positions * self.num_layers * self.dim for _, offset, positions in rows)
+        data = self._mapped(end)
+        return {
+            key: data[offset : offset + positions * self.num_layers * self.dim].reshape(self.num_layers, positions, self.dim)
+            for key, offset, positions in rows
+        }
+
+    def _store(self, keys: List[bytes], lengths: List[int], computed: Activations) -> Dict[bytes, numpy.ndarray]:
+        """Appends each sentence's layers (as stored, so callers see the stored values) and indexes them."""
+        layers = torch.stack([layer.detach() for layer in computed["activations"]]).cpu().numpy()
+        entries = {key: numpy.ascontiguousarray(layers[:, row, : length + 2], dtype=self.dtype) for row, (key, length) in enumerate(zip(keys, lengths))}
+        with open(self.path / "write.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            with open(self._data_path, "ab") as data:
+                offset = data.seek(0, os.SEEK_END) // self.dtype().itemsize
+                index_rows = []
+                for key, array in entries.items():
+                    data.write(array.tobytes())
+                    index_rows.append((key, offset, array.shape[1]))
+                    offset += array.size
+            database = self._database()
+            database.executemany("INSERT OR IGNORE INTO activations VALUES (?, ?, ?)", index_rows)
+            database.commit()
+        return entries
+
+    def _mapped(self, end: int) -> numpy.memmap:
+        """The data file mapped at least up to element `end` (re-mapped when other writes grew it)."""
+        if self._map is None or self._map.size < end:
+            self._map = numpy.memmap(self._data_path, dtype=self.dtype, mode="r")
+        return self._map
+
+    def _database(self) -> sqlite3.Connection:
+        if self._connection is None or self._connection_pid != os.getpid():  # a forked worker opens its own
+            self._connection = sqlite3.connect(self.path / "index.sqlite", timeout=600)
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute(
+                "CREATE TABLE IF NOT EXISTS activations (key BLOB PRIMARY KEY, offset INTEGER NOT NULL, positions INTEGER NOT NULL)"
+            )
+            self._connection_pid = os.getpid()
+        return self._connection
+
+    def _check_metadata(self, metadata: Dict) -> None:
+        path = self.path / "metadata.json"
+        if path.exists():
+            found = json.loads(path.read_text(encoding="utf-8"))
+            if found != metadata:
+                raise ConfigurationError(f"{path} describes another cache ({found}), expected {metadata}: remove the folder")
+        else:
+            path.write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
+
+    def __len__(self) -> int:
+        return self._database().execute("SELECT COUNT(*) FROM activations").fetchone()[0]
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.update(_connection=None, _connection_pid=None, _map=None)
+        return state
+
+
+def sentence_key(character_ids: torch.Tensor) -> bytes:
+    """A sentence's key: a hash of its character ids `(tokens, 50)` (ELMo's ids fit 16 bits)."""
+    return hashlib.blake2b(character_ids.to(torch.int16).cpu().numpy().tobytes(), digest_size=16).digest()

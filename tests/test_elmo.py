@@ -1,0 +1,130 @@
+"""ELMo over our frozen biLM: AllenNLP's outputs, determinism, the activation cache, the paper's switches."""
+import multiprocessing
+
+import pytest
+import torch
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.modules.elmo import Elmo, batch_to_ids
+from allennlp.modules.token_embedders import TokenEmbedder
+from allennlp.nn.util import remove_sentence_boundaries
+
+from tasks.bilm.weight_file import random_weights, tiny_options, write_elmo_files
+from tasks.elmo import ActivationCache, PaperElmo
+
+BATCHES = [
+    [["The", "cat", "sat", "."], ["Hello"], ["A", "longer", "sentence", "than", "the", "first", "one", "!"]],
+    [["Another", "batch"], ["of", "two", "sentences"]],
+    [["Four"], ["rows", "this"], ["time", "round", "."], ["The", "cat", "sat", "."]],
+    [["One", "row"]],
+]
+
+
+def _representations(elmo, batch):
+    with torch.no_grad():
+        return elmo(batch_to_ids(batch))["elmo_representations"][0]
+
+
+@pytest.mark.parametrize("clipped", [True, False])
+def test_carried_state_reproduces_allennlp_batch_after_batch(tmp_path, clipped):
+    options = tiny_options()
+    if not clipped:  # the fused LSTM path
+        options["lstm"].update(cell_clip=None, proj_clip=None)
+    write_elmo_files(options, random_weights(options, seed=3), tmp_path / "options.json", tmp_path / "weights.hdf5")
+    files = str(tmp_path / "options.json"), str(tmp_path / "weights.hdf5")
+    allennlp_elmo = Elmo(*files, 1, dropout=0.0)
+    ours = PaperElmo(*files, dropout=0.0, lstm_state="carried")
+    for batch in BATCHES:  # batch sizes 3, 2, 4, 1: the carried state grows and is partly kept
+        torch.testing.assert_close(_representations(ours, batch), _representations(allennlp_elmo, batch), atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("lstm_state", ["zero", "warm_up"])
+def test_a_sentence_gets_the_same_vectors_whatever_its_batch(tiny_elmo, lstm_state):
+    elmo = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, lstm_state=lstm_state)
+    alone = _representations(elmo, [["The", "cat", "sat", "."]])[0]
+    for _ in range(2):  # repeated: no state is carried from the previous call
+        in_company = _representations(elmo, BATCHES[2])[3]
+        torch.testing.assert_close(in_company, alone, atol=1e-6, rtol=0)
+
+
+def test_warm_up_state_differs_from_zero(tiny_elmo):
+    zero = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0)
+    warm = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, lstm_state="warm_up")
+    assert (_representations(zero, BATCHES[0]) - _representations(warm, BATCHES[0])).abs().max() > 1e-3
+
+
+def test_cache_hits_return_the_stored_values_and_changed_weights_miss(tmp_path, tiny_elmo):
+    elmo = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, cache_directory=str(tmp_path))
+    uncached = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0)
+    first = _representations(elmo, BATCHES[0])
+    assert (elmo.bilm.cache.hits, elmo.bilm.cache.misses) == (0, 3)
+    torch.testing.assert_close(first, _representations(uncached, BATCHES[0]), atol=2e-3, rtol=2e-3)  # float16
+    again = _representations(elmo, BATCHES[2])  # "The cat sat ." was stored by the first batch
+    assert (elmo.bilm.cache.hits, elmo.bilm.cache.misses) == (1, 6)
+    torch.testing.assert_close(again[3, :4], first[0, :4], atol=0, rtol=0)
+
+    options = tiny_options()
+    write_elmo_files(options, random_weights(options, seed=99), tmp_path / "o.json", tmp_path / "w.hdf5")
+    retrained = PaperElmo(str(tmp_path / "o.json"), str(tmp_path / "w.hdf5"), dropout=0.0, cache_directory=str(tmp_path))
+    changed = _representations(retrained, BATCHES[0])
+    assert (retrained.bilm.cache.hits, retrained.bilm.cache.misses) == (0, 3)
+    assert (changed - first).abs().max() > 1e-2
+
+
+def test_float32_cache_stores_exact_values(tmp_path, tiny_elmo):
+    cached = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, cache_directory=str(tmp_path), cache_dtype="float32")
+    uncached = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0)
+    _representations(cached, BATCHES[0])
+    torch.testing.assert_close(_representations(cached, BATCHES[0]), _representations(uncached, BATCHES[0]), atol=1e-6, rtol=0)
+    assert cached.bilm.cache.hits == 3
+
+
+def _fill_cache(files, directory, batch):
+    elmo = PaperElmo(*files, dropout=0.0, cache_directory=directory)
+    return _representations(elmo, batch).numpy()
+
+
+def test_two_processes_share_one_cache(tmp_path, tiny_elmo):
+    files = (str(tiny_elmo[0]), str(tiny_elmo[1]))
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.starmap(_fill_cache, [(files, str(tmp_path), BATCHES[0]), (files, str(tmp_path), BATCHES[2])])
+    reader = PaperElmo(*files, dropout=0.0, cache_directory=str(tmp_path))
+    _representations(reader, BATCHES[0] + BATCHES[2])
+    assert (reader.bilm.cache.hits, reader.bilm.cache.misses) == (7, 0)
+    assert len(reader.bilm.cache) == 6  # "The cat sat ." is in both batches, stored once
+
+
+def test_cache_refuses_states_that_depend_on_the_batch(tmp_path, tiny_elmo):
+    with pytest.raises(ConfigurationError, match="activation cache needs a frozen biLM"):
+        PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), lstm_state="carried", cache_directory=str(tmp_path))
+
+
+def test_top_layer_only_keeps_gamma_trainable(tiny_elmo):
+    elmo = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), num_output_representations=2, layers="top", dropout=0.0)
+    trainable = sorted(name for name, parameter in elmo.named_parameters() if parameter.requires_grad)
+    assert trainable == ["scalar_mix_0.gamma", "scalar_mix_1.gamma"]
+    top = _representations(elmo, BATCHES[0])
+    with torch.no_grad():
+        bilm_output = elmo.bilm(batch_to_ids(BATCHES[0]))
+    top_layer, _ = remove_sentence_boundaries(bilm_output["activations"][-1], bilm_output["mask"])
+    torch.testing.assert_close(top, top_layer, atol=1e-6, rtol=0)
+
+
+def test_all_layers_mix_is_learned_and_biLM_frozen(tiny_elmo):
+    elmo = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), num_output_representations=2)
+    trainable = sorted(name for name, parameter in elmo.named_parameters() if parameter.requires_grad)
+    assert trainable == [f"scalar_mix_{k}.{name}" for k in (0, 1) for name in ("gamma", "scalar_parameters.0", "scalar_parameters.1", "scalar_parameters.2")]
+
+
+def test_fast_elmo_takes_the_keys_of_allennlps_token_embedder(tiny_elmo, tmp_path):
+    params = {"options_file": str(tiny_elmo[0]), "weight_file": str(tiny_elmo[1]), "do_layer_norm": True, "dropout": 0.0,
+              "requires_grad": False, "projection_dim": 7}
+    ours = TokenEmbedder.from_params(Params({"type": "fast_elmo", **params, "cache_directory": str(tmp_path)}))
+    theirs = TokenEmbedder.from_params(Params({"type": "elmo_token_embedder", **params}))
+    assert ours.get_output_dim() == theirs.get_output_dim() == 7
+    ours._projection.load_state_dict(theirs._projection.state_dict())
+    ids = batch_to_ids(BATCHES[0])
+    with torch.no_grad():  # one batch from the zero state: the same for both
+        torch.testing.assert_close(ours(ids), theirs(ids), atol=1e-2, rtol=1e-2)  # cache stores float16
+    with pytest.raises(ConfigurationError, match="vocab_to_cache"):
+        TokenEmbedder.from_params(Params({"type": "fast_elmo", **params, "vocab_to_cache": ["a"]}))
