@@ -3,3 +3,4 @@ import allennlp_compat  # noqa: F401  (torch 2.x fixes first)
 from data_readers.conll2003 import Conll2003NerReader
 from data_readers.lm_corpus import LanguageModelStreamsReader
 from data_readers.tokenizers import BlankSpacyTokenizer
+from data_readers.subset import TrainingSubsetReader

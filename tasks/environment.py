@@ -23,7 +23,7 @@ BUNDLED_BILM = PROJECT_ROOT / "bundled" / "bilm"
 class Variable(NamedTuple):
     description: str
     default: str  # "" means the config's own fallback (for optional inputs)
-    is_directory: bool = False  # made on first use, so it need not exist
+    kind: str = "file"  # "file" must exist; "directory" is made on first use; "fraction" and "count" are numbers
 
 
 VARIABLES: Dict[str, Variable] = {
@@ -36,8 +36,10 @@ VARIABLES: Dict[str, Variable] = {
     "ELMO_CACHE_DIR": Variable(
         "directory for the cache of frozen biLM activations ('none': no cache)",
         str(PROJECT_ROOT / ".elmo_cache"),
-        is_directory=True,
+        kind="directory",
     ),
+    "TRAIN_FRACTION": Variable("part of the training data to train on, in (0, 1]", "1.0", kind="fraction"),
+    "TRAIN_LIMIT": Variable("the most training instances to train on; empty: no limit", "", kind="count"),
     "BILM_OPTIONS_FILE": Variable(
         "options.json of the biLM to pretrain (bilm-tf layout)", str(BUNDLED_BILM / "options.json")
     ),
@@ -70,13 +72,7 @@ def apply_defaults(environment=os.environ) -> None:
     for name, variable in VARIABLES.items():
         value = environment.get(name, "")
         if value:
-            if variable.is_directory:
-                if value != "none" and Path(value).exists() and not Path(value).is_dir():
-                    raise ConfigurationError(f"{name} names {value!r}, which is not a directory ({variable.description}).")
-            elif "://" not in value and not Path(value).is_file():
-                raise ConfigurationError(
-                    f"{name} names {value!r}, which is not a file ({variable.description})."
-                )
+            _check(name, variable, value)
         else:
             environment[name] = variable.default
             defaulted.append(name)
@@ -87,6 +83,26 @@ def apply_defaults(environment=os.environ) -> None:
         )
     if "ELMO_WEIGHT_FILE" in defaulted:
         logger.info("ELMo: the bundled biLM in %s (%s)", BUNDLED_BILM, bundled_bilm_description())
+
+
+def _check(name: str, variable: Variable, value: str) -> None:
+    """Stops with the variable's name and value when the value is not what the variable takes."""
+    if variable.kind == "file" and "://" not in value and not Path(value).is_file():
+        raise ConfigurationError(f"{name} names {value!r}, which is not a file ({variable.description}).")
+    if variable.kind == "directory" and value != "none" and Path(value).exists() and not Path(value).is_dir():
+        raise ConfigurationError(f"{name} names {value!r}, which is not a directory ({variable.description}).")
+    if variable.kind == "fraction" and not (_is_number(value) and 0 < float(value) <= 1):
+        raise ConfigurationError(f"{name} is {value!r}: expected a number in (0, 1] ({variable.description}).")
+    if variable.kind == "count" and not (value.isdigit() and int(value) > 0):
+        raise ConfigurationError(f"{name} is {value!r}: expected a positive whole number ({variable.description}).")
+
+
+def _is_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
 
 
 def bundled_bilm_description() -> str:

@@ -12,7 +12,7 @@ def test_unset_variables_get_bundled_files_that_exist():
     assert environment["ELMO_WEIGHT_FILE"] == str(BUNDLED_BILM / "weights.hdf5")
     assert environment["NER_WORD_VECTORS"] == ""
     for name, value in environment.items():
-        if value and not VARIABLES[name].is_directory:
+        if value and VARIABLES[name].kind == "file":
             assert (BUNDLED_DATA.parent / value).is_file(), name
 
 
@@ -39,3 +39,9 @@ def test_set_variables_are_kept(tiny_conll):
 def test_elmo_options_and_weights_are_set_together(tiny_elmo):
     with pytest.raises(ConfigurationError, match="ELMO_WEIGHT_FILE is set but ELMO_OPTIONS_FILE is not"):
         apply_defaults({"ELMO_WEIGHT_FILE": str(tiny_elmo[1])})
+
+
+@pytest.mark.parametrize("name, value", [("TRAIN_FRACTION", "0"), ("TRAIN_FRACTION", "half"), ("TRAIN_LIMIT", "-3")])
+def test_numeric_variables_are_checked(name, value):
+    with pytest.raises(ConfigurationError, match=f"{name} is '{value}': expected"):
+        apply_defaults({name: value})

@@ -1,20 +1,21 @@
 // The NER experiment (Peters et al. 2018, §A.7), shared by ner_elmo.jsonnet and ner_baseline.jsonnet:
 // BiLSTM-CRF with word embeddings and a character CNN, and ELMo at the input when `use_elmo`.
+local data = import 'data.libsonnet';
 local elmo = import 'elmo.libsonnet';
 local word_vectors = std.extVar('NER_WORD_VECTORS');
 
-// `elmo_overrides`: changes to the paper's ELMo settings for NER (elmo.libsonnet): λ = 0.1, input only, no dropout on
-// ELMo itself (the model's dropout of 0.5 applies to all embeddings).
-function(use_elmo, elmo_overrides={}) {
-  local elmo_settings = elmo.settings({ lambda: 0.1, dropout: 0.0 } + elmo_overrides),
-  dataset_reader: {
+// `elmo_overrides`: changes to the paper's ELMo settings for NER (elmo.libsonnet): λ = 0.1, input
+// only, no dropout on ELMo itself (the model's dropout of 0.5 applies to all embeddings).
+function(use_elmo, elmo_overrides={})
+  local elmo_settings = elmo.settings({ lambda: 0.1, dropout: 0.0 } + elmo_overrides);
+  data.readers({
     type: 'conll2003_ner',
     coding_scheme: 'BIOUL',
     token_indexers: {
       tokens: { type: 'single_id', lowercase_tokens: true },
       token_characters: { type: 'characters', min_padding_length: 3 },
     } + (if use_elmo then { elmo: elmo.indexer } else {}),
-  },
+  }) + {
   train_data_path: std.extVar('NER_TRAIN_DATA'),
   validation_data_path: std.extVar('NER_DEV_DATA'),
   test_data_path: std.extVar('NER_TEST_DATA'),

@@ -1,0 +1,40 @@
+import pytest
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import DatasetReader
+
+from data_readers.conll2003 import Conll2003NerReader
+
+BASE = {"type": "conll2003_ner", "coding_scheme": "BIOUL"}
+
+
+def _sentences(reader, path):
+    return [" ".join(token.text for token in instance["tokens"]) for instance in reader.read(path)]
+
+
+def test_keeps_a_seeded_fraction_in_order_and_smaller_parts_nest(tiny_conll):
+    every = _sentences(Conll2003NerReader(coding_scheme="BIOUL"), tiny_conll)
+    half = _sentences(DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.5})), tiny_conll)
+    fifth = _sentences(DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.2})), tiny_conll)
+    assert len(every) == 10 and len(half) == 5 and len(fifth) == 2
+    assert set(fifth) <= set(half) <= set(every)
+    assert half == [sentence for sentence in every if sentence in half]  # original order
+    again = _sentences(DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.5})), tiny_conll)
+    assert again == half
+
+
+def test_limit_caps_the_count_and_bad_values_are_refused(tiny_conll):
+    reader = DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 1.0, "limit": 3}))
+    assert len(list(reader.read(tiny_conll))) == 3
+    with pytest.raises(ConfigurationError, match="fraction must be in"):
+        DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 1.5}))
+    with pytest.raises(ConfigurationError, match="limit must be a positive"):
+        DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "limit": 0}))
+
+
+def test_configs_train_on_the_subset_and_evaluate_on_everything(monkeypatch):
+    monkeypatch.setenv("TRAIN_FRACTION", "0.25")
+    monkeypatch.setenv("TRAIN_LIMIT", "")
+    params = Params.from_file("configs/ner_elmo.jsonnet").as_dict()
+    assert params["dataset_reader"]["type"] == "training_subset" and params["dataset_reader"]["fraction"] == 0.25
+    assert params["validation_dataset_reader"]["type"] == "conll2003_ner"
