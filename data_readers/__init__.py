@@ -4,3 +4,5 @@ from data_readers.conll2003 import Conll2003NerReader
 from data_readers.lm_corpus import LanguageModelStreamsReader
 from data_readers.tokenizers import BlankSpacyTokenizer
 from data_readers.subset import TrainingSubsetReader
+from data_readers.sst import SstTreesReader
+from data_readers.snli import SnliJsonlReader
