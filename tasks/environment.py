@@ -55,6 +55,18 @@ VARIABLES: Dict[str, Variable] = {
     "NER_WORD_VECTORS": Variable(
         "pretrained word vectors for NER (GloVe text format); unset: trained from scratch", ""
     ),
+    "SST_TRAIN_DATA": Variable("SST PTB trees, train split (train.txt)", str(BUNDLED_DATA / "sst" / "train.txt")),
+    "SST_DEV_DATA": Variable("SST PTB trees, dev split (dev.txt)", str(BUNDLED_DATA / "sst" / "dev.txt")),
+    "SST_TEST_DATA": Variable("SST PTB trees, test split (test.txt)", str(BUNDLED_DATA / "sst" / "test.txt")),
+    "SST_WORD_VECTORS": Variable(
+        "fixed word vectors for SST (GloVe text format, 300-d); unset: trained from scratch", ""
+    ),
+    "SNLI_TRAIN_DATA": Variable("SNLI jsonl, train split (snli_1.0_train.jsonl)", str(BUNDLED_DATA / "snli" / "train.jsonl")),
+    "SNLI_DEV_DATA": Variable("SNLI jsonl, dev split (snli_1.0_dev.jsonl)", str(BUNDLED_DATA / "snli" / "dev.jsonl")),
+    "SNLI_TEST_DATA": Variable("SNLI jsonl, test split (snli_1.0_test.jsonl)", str(BUNDLED_DATA / "snli" / "test.jsonl")),
+    "SNLI_WORD_VECTORS": Variable(
+        "fixed word vectors for SNLI (GloVe text format, 300-d); unset: trained from scratch", ""
+    ),
 }
 
 
