@@ -22,10 +22,11 @@ from allennlp.training.learning_rate_schedulers import LearningRateScheduler
 REQUIRED = {
     Model: [
         "bilstm_crf_tagger",  # ours
+        "elmo_bcn", "elmo_esim",  # ours
         "crf_tagger", "srl", "coref", "bidaf", "esim", "bcn",  # allennlp-models
     ],
-    DatasetReader: ["conll2003_ner", "conll2003", "srl", "coref", "squad", "snli", "sst_tokens"],
-    Predictor: ["ner_tagger"],
+    DatasetReader: ["conll2003_ner", "conll2003", "srl", "coref", "squad", "snli", "sst_tokens", "sst_trees", "snli_jsonl"],
+    Predictor: ["ner_tagger", "sentiment_classifier", "entailment_classifier"],
     Tokenizer: ["blank_spacy"],
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
     LearningRateScheduler: ["reduce_on_plateau"],

@@ -7,3 +7,5 @@ apply_defaults()
 import tasks.bilm  # noqa: E402,F401
 import tasks.elmo  # noqa: E402,F401
 import tasks.ner  # noqa: E402,F401
+import tasks.sst  # noqa: E402,F401
+import tasks.snli  # noqa: E402,F401
