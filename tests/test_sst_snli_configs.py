@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 from allennlp.common import Params
-from allennlp.data import DatasetReader, Vocabulary
+from allennlp.data import Vocabulary
 from allennlp.models import Model
 
 from tasks.snli.model import ElmoEsim
