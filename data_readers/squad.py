@@ -99,6 +99,7 @@ class SquadV1Reader(DatasetReader):
                 if self._passage_length_limit is not None and len(passage_tokens) > self._passage_length_limit:
                     passage_tokens = passage_tokens[: self._passage_length_limit]
                     counts["truncated"] += 1
+                offsets = _offsets(passage_tokens)
                 for question_index, question in enumerate(questions):
                     question_id = question.get("id") if isinstance(question, dict) else None
                     record = f"{where}, question {question_index} (id {question_id!r})"
@@ -107,7 +108,7 @@ class SquadV1Reader(DatasetReader):
                     counts["first_of_repeats"] += sum(
                         context.find(text) == start and context.find(text, start + 1) != -1 for text, start in answers
                     )
-                    spans, inexact = _token_spans(passage_tokens, answers)
+                    spans, inexact = _token_spans(offsets, answers)
                     counts["inexact"] += inexact
                     if not spans:
                         counts["dropped"] += 1
@@ -139,7 +140,7 @@ class SquadV1Reader(DatasetReader):
         passage_tokens = passage_tokens or self._tokenizer.tokenize(passage_text)
         if self._passage_length_limit is not None:
             passage_tokens = passage_tokens[: self._passage_length_limit]
-        spans = _token_spans(passage_tokens, answers)[0] if answers else None
+        spans = _token_spans(_offsets(passage_tokens), answers)[0] if answers else None
         return make_reading_comprehension_instance(
             question_tokens or self._tokenizer.tokenize(question_text),
             passage_tokens,
@@ -199,12 +200,17 @@ def _question_and_answers(file_path: str, record: str, question: Any, context: s
     return text.strip(), checked
 
 
-def _token_spans(passage_tokens: List[Token], answers: List[Answer]) -> Tuple[List[Tuple[int, int]], int]:
+def _offsets(tokens: List[Token]) -> List[Tuple[int, int]]:
+    """Each token's first and one-past-last character in the text."""
+    return [(token.idx, token.idx + len(token.text)) for token in tokens]
+
+
+def _token_spans(offsets: List[Tuple[int, int]], answers: List[Answer]) -> Tuple[List[Tuple[int, int]], int]:
     """
-    Inclusive token spans of the answers that lie within `passage_tokens` (which may be cut), and
-    how many of those do not start and end on token boundaries (widened to whole tokens).
+    Inclusive token spans of the answers that lie within the tokens of `offsets` (the passage,
+    perhaps cut), and how many of those do not start and end on token boundaries (widened to whole
+    tokens).
     """
-    offsets = [(token.idx, token.idx + len(token.text)) for token in passage_tokens]
     spans, inexact = [], 0
     for text, start in answers:
         end = start + len(text)

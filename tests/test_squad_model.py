@@ -1,10 +1,9 @@
-"""The SQuAD model, its span decoding and its moving average, and every SQuAD config as shipped."""
+"""The SQuAD model and its span decoding, the predictor, and every SQuAD config as shipped."""
 from pathlib import Path
 
 import pytest
 import torch
 from allennlp.common import Params
-from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch, DatasetReader, Vocabulary
 from allennlp.models import Model
 
@@ -45,7 +44,7 @@ def _tensors(instances, model):
     return batch.as_tensor_dict()
 
 
-def test_the_ships_configs_are_all_found():
+def test_the_shipped_configs_are_all_found():
     assert len(CONFIGS) == 9  # elmo, baseline, bidaf baseline and six ablations
 
 

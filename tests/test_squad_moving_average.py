@@ -1,5 +1,4 @@
 """The resumable moving average: what the trainer validates, saves and resumes is the average."""
-import copy
 from typing import Dict
 
 import torch
