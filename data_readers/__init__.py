@@ -6,3 +6,4 @@ from data_readers.tokenizers import BlankSpacyTokenizer
 from data_readers.subset import TrainingSubsetReader
 from data_readers.sst import SstTreesReader
 from data_readers.snli import SnliJsonlReader
+from data_readers.squad import SquadV1Reader

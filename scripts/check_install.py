@@ -18,18 +18,24 @@ from allennlp.models import Model
 from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.predictors import Predictor
 from allennlp.training.learning_rate_schedulers import LearningRateScheduler
+from allennlp.training.moving_average import MovingAverage
 
 REQUIRED = {
     Model: [
         "bilstm_crf_tagger",  # ours
         "elmo_bcn", "elmo_esim",  # ours
         "crf_tagger", "srl", "coref", "bidaf", "esim", "bcn",  # allennlp-models
+        "bidaf_self_attention", "bidaf_squad_v1",  # ours (SQuAD)
     ],
-    DatasetReader: ["conll2003_ner", "conll2003", "srl", "coref", "squad", "snli", "sst_tokens", "sst_trees", "snli_jsonl"],
-    Predictor: ["ner_tagger", "sentiment_classifier", "entailment_classifier"],
+    DatasetReader: [
+        "conll2003_ner", "sst_trees", "snli_jsonl", "squad_v1",  # ours
+        "conll2003", "srl", "coref", "squad", "snli", "sst_tokens",  # allennlp-models
+    ],
+    Predictor: ["ner_tagger", "sentiment_classifier", "entailment_classifier", "squad_answerer"],
     Tokenizer: ["blank_spacy"],
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
     LearningRateScheduler: ["reduce_on_plateau"],
+    MovingAverage: ["resumable_exponential"],
 }
 
 

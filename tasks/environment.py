@@ -67,6 +67,13 @@ VARIABLES: Dict[str, Variable] = {
     "SNLI_WORD_VECTORS": Variable(
         "fixed word vectors for SNLI (GloVe text format, 300-d); unset: trained from scratch", ""
     ),
+    "SQUAD_TRAIN_DATA": Variable("SQuAD 1.1 train file (train-v1.1.json)", str(BUNDLED_DATA / "squad" / "train.json")),
+    "SQUAD_DEV_DATA": Variable("SQuAD 1.1 dev file (dev-v1.1.json)", str(BUNDLED_DATA / "squad" / "dev.json")),
+    "SQUAD_WORD_VECTORS": Variable(
+        "pretrained word vectors for SQuAD (GloVe text format; the paper: 300-d glove.840B, fixed); "
+        "unset: trained from scratch",
+        "",
+    ),
 }
 
 
