@@ -32,7 +32,8 @@ function(use_elmo, elmo_overrides={})
                 + (if word_vectors != '' then { pretrained_file: word_vectors } else {}),
         token_characters: {
           type: 'character_encoding',
-          embedding: { embedding_dim: 16 },
+          // Sized by the character vocabulary (Embedding's default namespace is the words').
+          embedding: { embedding_dim: 16, vocab_namespace: 'token_characters' },
           encoder: { type: 'cnn', embedding_dim: 16, num_filters: 128, ngram_filter_sizes: [3], conv_layer_activation: 'relu' },
         },
       } + (if use_elmo then { elmo: elmo.token_embedder(elmo_settings) } else {}),
