@@ -15,6 +15,7 @@ library. Nothing here edits an installed package; each fix says which break it m
 Not torch breaks, but AllenNLP's own, each mended in its module:
 
 3. In distributed training, `evaluate_on_test` fails at the end of every run (`distributed.py`).
+4. A run stopped while it writes a checkpoint cannot be recovered (`checkpointer.py`).
 """
 import logging
 from typing import List, Union
@@ -85,4 +86,4 @@ def _numpy_scalar_types() -> list:
 
 torch.serialization.add_safe_globals(_numpy_scalar_types())
 
-from allennlp_compat import distributed  # noqa: E402,F401
+from allennlp_compat import checkpointer, distributed  # noqa: E402,F401
