@@ -11,8 +11,8 @@
 // SNLI and SRL without a training split train on one split and select and test on another), small
 // seeded parts of each training set (train_limit), fewer epochs, fewer seeds, our own biLM.
 //
-// Sizes: NER measured (docs/reproduce.md); the other tasks' are first guesses, to be tuned with the
-// runner's own estimate (its progress line) once each task is on main.
+// Sizes are first estimates (docs/reproduce.md, "Measured"), to be tuned with the runner's own
+// estimate (its progress line) once each task is on main and the pretrained biLM is bundled.
 local shared = std.extVar('SHARED_DATA_DIR');
 local ablations = ['top_layer', 'all_layers_lambda_1', 'all_layers_lambda_0_001', 'input_only', 'input_and_output', 'output_only'];
 
