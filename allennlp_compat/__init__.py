@@ -11,6 +11,11 @@ library. Nothing here edits an installed package; each fix says which break it m
 2. `torch.load` defaults to `weights_only=True` since torch 2.6. AllenNLP's training state holds
    numpy scalars (metric values), which that unpickler rejects, so `allennlp train --recover`
    fails. We allow-list exactly the numpy types such a state contains; the check stays on.
+
+Not torch breaks, but AllenNLP's own, each mended in its module:
+
+3. In distributed training, `evaluate_on_test` fails at the end of every run (`distributed.py`).
+4. A run stopped while it writes a checkpoint cannot be recovered (`checkpointer.py`).
 """
 import logging
 from typing import List, Union
@@ -80,3 +85,5 @@ def _numpy_scalar_types() -> list:
 
 
 torch.serialization.add_safe_globals(_numpy_scalar_types())
+
+from allennlp_compat import checkpointer, distributed  # noqa: E402,F401

@@ -18,7 +18,8 @@ class TrainingSubsetReader(DatasetReader):
     Reads with `reader` and keeps a seeded random `fraction` of the instances, at most `limit` of
     them, in their original order. The kept instances are the first ones of one seeded permutation,
     so with the same seed a smaller part is always contained in a larger one. The log says how
-    many were kept. Configs use it for training only (`configs/lib/data.libsonnet`).
+    many were kept. Configs use it for training only (`configs/lib/data.libsonnet`). In distributed
+    training the processes share the same chosen instances.
 
     Registered as a `DatasetReader` with name "training_subset".
 
@@ -44,6 +45,10 @@ class TrainingSubsetReader(DatasetReader):
         self.reader, self.fraction, self.limit, self.seed = reader, fraction, limit, seed
 
     def _read(self, file_path) -> Iterable[Instance]:
+        # In distributed training each process must choose from all of the data, as a single process
+        # does, and take its share of what was chosen (our own `read` shards it): the wrapped reader,
+        # built in the process, would otherwise keep only its share before the choice.
+        self.reader._set_distributed_info(None)
         instances = list(self.reader.read(file_path))
         kept = max(1, round(self.fraction * len(instances))) if instances else 0
         if self.limit is not None:

@@ -12,11 +12,14 @@ import os
 import sys
 from pathlib import Path
 
+from allennlp.commands.subcommand import Subcommand
+from allennlp.commands.train import TrainModel
 from allennlp.common.plugins import import_plugins
 from allennlp.data import DatasetReader, Tokenizer
 from allennlp.models import Model
 from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.predictors import Predictor
+from allennlp.training.checkpointer import Checkpointer
 from allennlp.training.learning_rate_schedulers import LearningRateScheduler
 from allennlp.training.moving_average import MovingAverage
 
@@ -36,6 +39,7 @@ REQUIRED = {
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
     LearningRateScheduler: ["reduce_on_plateau"],
     MovingAverage: ["resumable_exponential"],
+    Subcommand: ["reproduce", "report"],
 }
 
 
@@ -51,6 +55,9 @@ def main() -> int:
     scheduler = LearningRateScheduler.by_name("reduce_on_plateau")
     if scheduler.__module__ != "allennlp_compat":
         missing.append("the torch 2.x reduce_on_plateau scheduler of allennlp_compat")
+    for base, mended in ((TrainModel, "allennlp_compat.distributed"), (Checkpointer, "allennlp_compat.checkpointer")):
+        if base.resolve_class_name("default")[0].__module__ != mended:
+            missing.append(f"the default {base.__name__} of {mended}")
     if missing:
         print("Not registered: " + "; ".join(missing), file=sys.stderr)
         return 1

@@ -10,3 +10,4 @@ import tasks.ner  # noqa: E402,F401
 import tasks.sst  # noqa: E402,F401
 import tasks.snli  # noqa: E402,F401
 import tasks.squad  # noqa: E402,F401
+import tasks.reproduce  # noqa: E402,F401

@@ -23,7 +23,7 @@ BUNDLED_BILM = PROJECT_ROOT / "bundled" / "bilm"
 class Variable(NamedTuple):
     description: str
     default: str  # "" means the config's own fallback (for optional inputs)
-    kind: str = "file"  # "file" must exist; "directory" is made on first use; "fraction" and "count" are numbers
+    kind: str = "file"  # "file" must exist; "directory" is made on first use; "fraction" and "count" are numbers; "devices": see DEVICES
 
 
 VARIABLES: Dict[str, Variable] = {
@@ -74,6 +74,11 @@ VARIABLES: Dict[str, Variable] = {
         "unset: trained from scratch",
         "",
     ),
+    "DEVICES": Variable(
+        "where to train: 'cpu', one GPU id ('0'), or several for distributed training ('0,1'; 'cpu,cpu')",
+        "cpu",
+        kind="devices",
+    ),
 }
 
 
@@ -114,6 +119,11 @@ def _check(name: str, variable: Variable, value: str) -> None:
         raise ConfigurationError(f"{name} is {value!r}: expected a number in (0, 1] ({variable.description}).")
     if variable.kind == "count" and not (value.isdigit() and int(value) > 0):
         raise ConfigurationError(f"{name} is {value!r}: expected a positive whole number ({variable.description}).")
+    if variable.kind == "devices" and not _are_devices(value):
+        raise ConfigurationError(
+            f"{name} is {value!r}: expected 'cpu', a GPU id, or a comma-separated list of distinct GPU ids "
+            f"or of 'cpu' ({variable.description})."
+        )
 
 
 def _is_number(value: str) -> bool:
@@ -122,6 +132,14 @@ def _is_number(value: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _are_devices(value: str) -> bool:
+    """'cpu', or GPU ids, or several 'cpu': one kind of device, each GPU named once (NCCL takes a GPU once)."""
+    names = [name.strip() for name in value.split(",")]
+    if all(name == "cpu" for name in names):
+        return True
+    return all(name.isdigit() for name in names) and len(set(map(int, names))) == len(names)
 
 
 def bundled_bilm_description() -> str:

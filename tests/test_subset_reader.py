@@ -38,3 +38,22 @@ def test_configs_train_on_the_subset_and_evaluate_on_everything(monkeypatch):
     params = Params.from_file("configs/ner_elmo.jsonnet").as_dict()
     assert params["dataset_reader"]["type"] == "training_subset" and params["dataset_reader"]["fraction"] == 0.25
     assert params["validation_dataset_reader"]["type"] == "conll2003_ner"
+
+
+def test_distributed_processes_share_the_single_process_choice(tiny_conll):
+    """Each process of a distributed run reads its share of the same subset a single process keeps."""
+    from allennlp.data.dataset_readers.dataset_reader import DistributedInfo
+
+    def subset_reader():
+        return DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.6}))
+
+    alone = _sentences(subset_reader(), tiny_conll)
+    shares = []
+    for rank in range(2):
+        reader = subset_reader()
+        # What the reader and the reader it wraps hold when they are built inside a worker of two.
+        reader._set_distributed_info(DistributedInfo(world_size=2, global_rank=rank))
+        reader.reader._set_distributed_info(DistributedInfo(world_size=2, global_rank=rank))
+        shares.append(_sentences(reader, tiny_conll))
+    assert len(alone) == 6
+    assert sorted(shares[0] + shares[1]) == sorted(alone) and not set(shares[0]) & set(shares[1])

@@ -1,6 +1,7 @@
 // The NER experiment (Peters et al. 2018, §A.7), shared by ner_elmo.jsonnet and ner_baseline.jsonnet:
 // BiLSTM-CRF with word embeddings and a character CNN, and ELMo at the input when `use_elmo`.
 local data = import 'data.libsonnet';
+local devices = import 'devices.libsonnet';
 local elmo = import 'elmo.libsonnet';
 local word_vectors = std.extVar('NER_WORD_VECTORS');
 
@@ -32,7 +33,8 @@ function(use_elmo, elmo_overrides={})
                 + (if word_vectors != '' then { pretrained_file: word_vectors } else {}),
         token_characters: {
           type: 'character_encoding',
-          embedding: { embedding_dim: 16 },
+          // Sized by the character vocabulary (Embedding's default namespace is the words').
+          embedding: { embedding_dim: 16, vocab_namespace: 'token_characters' },
           encoder: { type: 'cnn', embedding_dim: 16, num_filters: 128, ngram_filter_sizes: [3], conv_layer_activation: 'relu' },
         },
       } + (if use_elmo then { elmo: elmo.token_embedder(elmo_settings) } else {}),
@@ -40,7 +42,7 @@ function(use_elmo, elmo_overrides={})
     encoder: { type: 'lstm', hidden_size: 200, num_layers: 2, dropout: 0.5, bidirectional: true },
     [if use_elmo then 'regularizer']: elmo.regularizer(elmo_settings),
   },
-  data_loader: { batch_sampler: { type: 'bucket', batch_size: 64 } },
+  data_loader: { batch_sampler: { type: 'bucket', batch_size: devices.batch_size(64) } },
   trainer: {
     optimizer: { type: 'adam', lr: 0.001 },
     grad_norm: 5.0,
@@ -48,4 +50,4 @@ function(use_elmo, elmo_overrides={})
     patience: 25,
     validation_metric: '+f1-measure-overall',
   },
-}
+} + devices.config

@@ -1,0 +1,104 @@
+// The paper's experiments sized for a 2-core CPU and the open data in SHARED_DATA_DIR (default
+// ../shared/data; its README says what each folder is): Table 1 for all six tasks (baseline and ELMo,
+// 3 seeds where the paper reports a mean ± std, 2 elsewhere), the Table 2 and 3 ablations on SNLI,
+// and a Figure 1 curve on SST-5. With the bundled biLM (bundled/bilm: set ELMO_OPTIONS_FILE and
+// ELMO_WEIGHT_FILE below to use another).
+//
+//   allennlp reproduce plans/cpu.jsonnet            # runs/reproduce/cpu, report in runs/reproduce/cpu/report
+//
+// What differs from the paper, and the report says so for every run: substitute data where the
+// paper's is not open (Universal PropBank for OntoNotes SRL, LitBank for OntoNotes coreference;
+// SNLI and SRL without a training split train on one split and select and test on another), small
+// seeded parts of each training set (train_limit), fewer epochs, fewer seeds, our own biLM.
+//
+// Sizes are first estimates (docs/reproduce.md, "Measured"), to be tuned with the runner's own
+// estimate (its progress line) once each task is on main and the pretrained biLM is bundled.
+local shared = std.extVar('SHARED_DATA_DIR');
+local ablations = ['top_layer', 'all_layers_lambda_1', 'all_layers_lambda_0_001', 'input_only', 'input_and_output', 'output_only'];
+
+local ner = {
+  task: 'ner',
+  train_limit: 2000,
+  overrides: { 'trainer.num_epochs': 10 },
+  data: 'CoNLL-2003 English: 2,000 sentences of eng.train (seeded sample), all of eng.testa (dev) and eng.testb (test)',
+  environment: {
+    NER_TRAIN_DATA: shared + '/conll2003/eng.train',
+    NER_DEV_DATA: shared + '/conll2003/eng.testa',
+    NER_TEST_DATA: shared + '/conll2003/eng.testb',
+  },
+};
+local sst = {
+  task: 'sst',
+  train_limit: 2000,
+  overrides: { 'trainer.num_epochs': 5 },
+  data: 'SST-5: 2,000 trees of train (seeded sample), all of dev and test',
+  environment: {
+    SST_TRAIN_DATA: shared + '/sst/train.txt',
+    SST_DEV_DATA: shared + '/sst/dev.txt',
+    SST_TEST_DATA: shared + '/sst/test.txt',
+  },
+};
+local snli = {
+  task: 'snli',
+  train_limit: 3000,
+  overrides: { 'trainer.num_epochs': 5 },
+  data: 'SNLI 1.0 has no open training split here: 3,000 pairs of its dev set to train, its test set to select and to test',
+  environment: {
+    SNLI_TRAIN_DATA: shared + '/snli/snli_1.0_dev.jsonl',
+    SNLI_DEV_DATA: shared + '/snli/snli_1.0_test.jsonl',
+    SNLI_TEST_DATA: shared + '/snli/snli_1.0_test.jsonl',
+  },
+};
+local squad = {
+  task: 'squad',
+  train_limit: 2000,
+  overrides: { 'trainer.num_epochs': 3 },
+  data: 'SQuAD 1.1: 2,000 questions of the reconstructed train set (seeded sample), the official dev set',
+  environment: {
+    SQUAD_TRAIN_DATA: shared + '/squad/train-v1.1.reconstructed.json',
+    SQUAD_DEV_DATA: shared + '/squad/dev-v1.1.json',
+  },
+};
+local srl = {
+  task: 'srl',
+  train_limit: 2000,
+  overrides: { 'trainer.num_epochs': 10, 'trainer.patience': 5 },
+  data: 'Universal PropBank 1.0 (English Web Treebank) for OntoNotes: its test split to train, its dev split to select and to test',
+  environment: {
+    SRL_DATA_FORMAT: 'universal_propbank',
+    SRL_TRAIN_DATA: shared + '/srl_up_ewt/en_ewt-up-test.conllu',
+    SRL_DEV_DATA: shared + '/srl_up_ewt/en_ewt-up-dev.conllu',
+    SRL_TEST_DATA: shared + '/srl_up_ewt/en_ewt-up-dev.conllu',
+  },
+};
+// LitBank's documents come as one file each, with ten train/dev/test folds of ids: the coreference
+// task's docs (docs/coref.md) say how to write fold 0 as the three files named here.
+local coref = {
+  task: 'coref',
+  overrides: { 'trainer.num_epochs': 5 },
+  data: 'LitBank coreference (CC BY 4.0), fold 0 (80 / 10 / 10 documents) for OntoNotes',
+  environment: {
+    COREF_TRAIN_DATA: 'runs/data/litbank_fold0/train.conll',
+    COREF_DEV_DATA: 'runs/data/litbank_fold0/dev.conll',
+    COREF_TEST_DATA: 'runs/data/litbank_fold0/test.conll',
+  },
+};
+
+{
+  name: 'cpu',
+  description: 'The paper on a 2-core CPU: open data, small seeded training sets, fewer epochs and seeds, the bundled biLM.',
+  environment: {},
+  experiments: [
+    // Table 1
+    squad { configs: ['baseline', 'elmo'], seeds: [1, 2] },
+    snli { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
+    srl { configs: ['baseline', 'elmo'], seeds: [1, 2] },
+    coref { configs: ['baseline', 'elmo'], seeds: [1, 2] },
+    ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
+    sst { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
+    // Tables 2 and 3
+    snli { configs: ablations, seeds: [1, 2] },
+    // Figure 1: 10%, 30% and all of the 2,000 trees (the last is Table 1's runs, run once)
+    sst { configs: ['baseline', 'elmo'], seeds: [1, 2], train_fractions: [0.1, 0.3, 1.0] },
+  ],
+}

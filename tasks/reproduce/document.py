@@ -1,0 +1,102 @@
+"""
+A report as a list of blocks (headings, paragraphs, lists, tables, figures), written both as
+Markdown (figures as SVG files beside it) and as one self-contained HTML file (figures inline).
+"""
+from html import escape
+from pathlib import Path
+from typing import List, NamedTuple, Sequence, Union
+
+
+class Heading(NamedTuple):
+    level: int
+    text: str
+
+
+class Paragraph(NamedTuple):
+    text: str
+
+
+class Items(NamedTuple):
+    items: List[str]
+
+
+class Table(NamedTuple):
+    headers: List[str]
+    rows: List[List[str]]
+
+
+class Figure(NamedTuple):
+    name: str  # file name without .svg
+    svg: str
+    caption: str
+
+
+Block = Union[Heading, Paragraph, Items, Table, Figure]
+
+STYLE = """
+body { font-family: Helvetica, Arial, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #f2f2f2; }
+figure { margin: 1.5em 0; }
+figcaption { font-size: 13px; color: #444; max-width: 800px; }
+code { background: #f4f4f4; padding: 0 3px; }
+"""
+
+
+def write_markdown(blocks: Sequence[Block], path: Path) -> None:
+    """Writes `path` and each figure as `figures/<name>.svg` beside it."""
+    figures = path.parent / "figures"
+    lines: List[str] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            lines += ["#" * block.level + " " + block.text, ""]
+        elif isinstance(block, Paragraph):
+            lines += [block.text, ""]
+        elif isinstance(block, Items):
+            lines += [f"- {item}" for item in block.items] + [""]
+        elif isinstance(block, Table):
+            lines.append("| " + " | ".join(_cell(header) for header in block.headers) + " |")
+            lines.append("|" + "---|" * len(block.headers))
+            lines += ["| " + " | ".join(_cell(value) for value in row) + " |" for row in block.rows]
+            lines.append("")
+        elif isinstance(block, Figure):
+            figures.mkdir(parents=True, exist_ok=True)
+            (figures / f"{block.name}.svg").write_text(block.svg + "\n", encoding="utf-8")
+            lines += [f"![{block.caption.split('. ')[0]}](figures/{block.name}.svg)", "", f"*{block.caption}*", ""]
+    path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+
+
+def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
+    """Writes one HTML file that needs nothing else: style and figures inline."""
+    body: List[str] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            body.append(f"<h{block.level}>{_inline(block.text)}</h{block.level}>")
+        elif isinstance(block, Paragraph):
+            body.append(f"<p>{_inline(block.text)}</p>")
+        elif isinstance(block, Items):
+            body.append("<ul>" + "".join(f"<li>{_inline(item)}</li>" for item in block.items) + "</ul>")
+        elif isinstance(block, Table):
+            head = "".join(f"<th>{_inline(header)}</th>" for header in block.headers)
+            rows = "".join("<tr>" + "".join(f"<td>{_inline(value)}</td>" for value in row) + "</tr>" for row in block.rows)
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+        elif isinstance(block, Figure):
+            body.append(f"<figure>{block.svg}<figcaption>{_inline(block.caption)}</figcaption></figure>")
+    page = (
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
+        f"<style>{STYLE}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
+    )
+    path.write_text(page, encoding="utf-8")
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _inline(text: str) -> str:
+    """HTML for our Markdown subset: `code` spans and **bold**; everything else escaped."""
+    parts = escape(str(text)).split("`")
+    html = "".join(f"<code>{part}</code>" if index % 2 else part for index, part in enumerate(parts))
+    pieces = html.split("**")
+    return "".join(f"<strong>{piece}</strong>" if index % 2 else piece for index, piece in enumerate(pieces))

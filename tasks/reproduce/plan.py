@@ -1,0 +1,209 @@
+"""
+A plan: the experiments to run, read from a JSON or Jsonnet file (see plans/ and docs/reproduce.md).
+
+    {
+      name: 'cpu',                       // names the default runs folder: runs/reproduce/<name>
+      description: '...',
+      environment: { ... },              // variables for every run (data paths, the biLM, DEVICES)
+      overrides: { ... },                // `allennlp train -o` keys for every run
+      experiments: [
+        { task: 'ner', configs: ['baseline', 'elmo'], seeds: [1, 2, 3],
+          train_fractions: [1.0],        // parts of this experiment's training set (Figure 1)
+          train_limit: 2000,             // the most training instances; null: all
+          environment: { ... }, overrides: { ... },
+          data: 'CoNLL-2003, first 2,000 training sentences of a seeded shuffle',
+          label: 'mybilm' },             // optional: part of the run names, to compare biLMs
+      ],
+    }
+
+The file is evaluated with every environment variable as a Jsonnet external variable, and
+SHARED_DATA_DIR defaults to ../shared/data beside the repository. Each experiment expands to one run
+per config, training fraction and seed, with a stable name such as `ner-elmo-seed1` or
+`sst-baseline-fraction0.1-seed2`; a run that two experiments describe identically is run once.
+"""
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Dict, List, NamedTuple, Optional
+
+from _jsonnet import evaluate_file
+from allennlp.common.checks import ConfigurationError
+
+from tasks.environment import PROJECT_ROOT
+from tasks.reproduce.paper import ABLATIONS, BASELINE, ELMO, TASKS
+
+CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS
+SEED_KEYS = ("random_seed", "numpy_seed", "pytorch_seed")
+PLAN_KEYS = {"name", "description", "environment", "overrides", "experiments"}
+EXPERIMENT_KEYS = {"task", "configs", "seeds", "train_fractions", "train_limit", "environment", "overrides", "data", "label", "metric"}
+SUBSET_VARIABLES = ("TRAIN_FRACTION", "TRAIN_LIMIT")
+
+
+class RunSpec(NamedTuple):
+    """Everything that defines one run; two runs with the same name must have equal specs."""
+
+    name: str
+    task: str
+    config_name: str  # baseline, elmo or an ablation
+    config: str  # its path, relative to the repository root
+    seed: int
+    train_fraction: float
+    train_limit: Optional[int]  # the experiment's training set size, before the fraction
+    label: str
+    metric: str  # the key in metrics.json, without its split prefix
+    data: str  # what the data is, in words, for the report
+    environment: Dict[str, str]  # what the plan sets, TRAIN_FRACTION and TRAIN_LIMIT included
+    overrides: Dict[str, Any]  # `-o` for allennlp train, seeds included
+
+    def as_json(self) -> Dict[str, Any]:
+        return dict(self._asdict())
+
+
+class Plan(NamedTuple):
+    name: str
+    description: str
+    path: str
+    runs: List[RunSpec]
+
+
+def default_shared_data_dir() -> str:
+    return str(PROJECT_ROOT.parent / "shared" / "data")
+
+
+def load_plan(path: str, environment=None) -> Plan:
+    """Evaluates the plan file and expands its experiments into runs; bad plans stop with what is wrong."""
+    environment = dict(os.environ if environment is None else environment)
+    environment.setdefault("SHARED_DATA_DIR", default_shared_data_dir())
+    if not Path(path).is_file():
+        raise ConfigurationError(f"plan {path!r} not found")
+    try:  # every variable is a Jsonnet external variable, as for AllenNLP's configs
+        plan = json.loads(evaluate_file(str(path), ext_vars=environment))
+    except RuntimeError as error:  # Jsonnet's errors, e.g. an external variable the plan needs
+        unset = re.search(r"undefined external variable: (\w+)", str(error))
+        if unset:
+            raise ConfigurationError(
+                f"plan {path} needs the environment variable {unset.group(1)}: see the comment at its top"
+            ) from None
+        raise ConfigurationError(f"plan {path}: {error}".strip()) from None
+    _check_keys(plan, PLAN_KEYS, f"plan {path}")
+    if not isinstance(plan.get("experiments"), list) or not plan["experiments"]:
+        raise ConfigurationError(f"plan {path}: 'experiments' must be a non-empty list")
+    name = str(plan.get("name") or Path(path).stem.split(".")[0])
+    runs: Dict[str, RunSpec] = {}
+    for index, experiment in enumerate(plan["experiments"]):
+        where = f"plan {path}, experiment {index + 1}"
+        for run in _expand(experiment, plan, where):
+            if run.name in runs and runs[run.name] != run:
+                raise ConfigurationError(
+                    f"{where}: run {run.name} is described twice with different settings: "
+                    f"{_difference(runs[run.name], run)}"
+                )
+            runs[run.name] = run
+    return Plan(name, str(plan.get("description", "")), str(path), list(runs.values()))
+
+
+def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> List[RunSpec]:
+    if not isinstance(experiment, dict):
+        raise ConfigurationError(f"{where}: expected an object, got {experiment!r}")
+    _check_keys(experiment, EXPERIMENT_KEYS, where)
+    task = experiment.get("task")
+    if task not in TASKS:
+        raise ConfigurationError(f"{where}: 'task' is {task!r}, expected one of {sorted(TASKS)}")
+    configs = _list_of(experiment, "configs", str, where)
+    for config in configs:
+        if config not in CONFIG_NAMES:
+            raise ConfigurationError(f"{where}: config {config!r} is not one of {list(CONFIG_NAMES)}")
+    seeds = _list_of(experiment, "seeds", int, where)
+    fractions = [float(f) for f in _list_of(experiment, "train_fractions", (int, float), where, default=[1.0])]
+    if any(not 0 < fraction <= 1 for fraction in fractions):
+        raise ConfigurationError(f"{where}: every train fraction must be in (0, 1], got {fractions}")
+    limit = experiment.get("train_limit")
+    if limit is not None and (not isinstance(limit, int) or limit < 1):
+        raise ConfigurationError(f"{where}: 'train_limit' must be a positive whole number or null, got {limit!r}")
+    environment = {**_strings(plan.get("environment", {}), where), **_strings(experiment.get("environment", {}), where)}
+    for variable in SUBSET_VARIABLES:
+        if variable in environment:
+            raise ConfigurationError(f"{where}: set the training part with train_fractions and train_limit, not {variable}")
+    overrides = {**_object(plan, "overrides", where), **_object(experiment, "overrides", where)}
+    for key in SEED_KEYS:
+        if key in overrides:
+            raise ConfigurationError(f"{where}: give seeds with 'seeds', not the override {key!r}")
+    label = str(experiment.get("label", ""))
+    if label and not label.replace("_", "").isalnum():
+        raise ConfigurationError(f"{where}: 'label' may hold letters, digits and '_' only, got {label!r}")
+    runs = []
+    for config in configs:
+        for fraction in fractions:
+            for seed in seeds:
+                name = "-".join(
+                    [task, config] + ([label] if label else []) + ([f"fraction{fraction:g}"] if fraction != 1 else []) + [f"seed{seed}"]
+                )
+                run_limit = max(1, round(fraction * limit)) if limit is not None else None
+                runs.append(
+                    RunSpec(
+                        name=name,
+                        task=task,
+                        config_name=config,
+                        config=config_path(task, config),
+                        seed=seed,
+                        train_fraction=fraction,
+                        train_limit=limit,
+                        label=label,
+                        metric=str(experiment.get("metric", TASKS[task].metric_key)),
+                        data=str(experiment.get("data", "")),
+                        environment={
+                            **environment,
+                            "TRAIN_FRACTION": f"{fraction:g}",
+                            "TRAIN_LIMIT": "" if run_limit is None else str(run_limit),
+                        },
+                        overrides={**overrides, **{key: seed for key in SEED_KEYS}},
+                    )
+                )
+    return runs
+
+
+def config_path(task: str, config: str) -> str:
+    """configs/<task>_<config>.jsonnet for the baseline and ELMo, configs/ablations/<task>_<ablation>.jsonnet."""
+    folder = "configs" if config in (BASELINE, ELMO) else "configs/ablations"
+    return f"{folder}/{task}_{config}.jsonnet"
+
+
+def _check_keys(values: Dict[str, Any], allowed, where: str) -> None:
+    unknown = sorted(set(values) - set(allowed))
+    if unknown:
+        raise ConfigurationError(f"{where}: unknown key(s) {unknown}; expected some of {sorted(allowed)}")
+
+
+def _list_of(values, key, kind, where, default=None) -> list:
+    items = values.get(key, default)
+    if not isinstance(items, list) or not items or not all(isinstance(item, kind) and not isinstance(item, bool) for item in items):
+        raise ConfigurationError(f"{where}: {key!r} must be a non-empty list, got {items!r}")
+    return items
+
+
+def _object(values, key, where) -> Dict[str, Any]:
+    value = values.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigurationError(f"{where}: {key!r} must be an object, got {value!r}")
+    return value
+
+
+def _strings(variables, where) -> Dict[str, str]:
+    """Environment variables as strings (numbers allowed in the plan); anything else is refused."""
+    if not isinstance(variables, dict):
+        raise ConfigurationError(f"{where}: 'environment' must be an object, got {variables!r}")
+    strings = {}
+    for name, value in variables.items():
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ConfigurationError(f"{where}: environment variable {name} must be a string or a number, got {value!r}")
+        strings[name] = str(value)
+    return strings
+
+
+def _difference(first: RunSpec, second: RunSpec) -> str:
+    return "; ".join(
+        f"{field}: {json.dumps(a, sort_keys=True)} vs {json.dumps(b, sort_keys=True)}"
+        for field, a, b in zip(RunSpec._fields, first, second)
+        if a != b
+    )

@@ -1,0 +1,125 @@
+"""Where and from what a run was made: the machine, the commit, and the identity of every input file."""
+import hashlib
+import json
+import os
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+import torch
+
+from tasks.environment import PROJECT_ROOT
+
+
+def hardware() -> Dict[str, Any]:
+    """CPU model and cores, memory, GPUs (through torch.cuda), and the load when the run started."""
+    description: Dict[str, Any] = {
+        "host": platform.node(),
+        "cpu": _cpu_model(),
+        "cpu_cores": os.cpu_count(),
+        "cpu_cores_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "memory_gb": _memory_gb(),
+        "load_average_1min": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
+        "gpus": [torch.cuda.get_device_name(index) for index in range(torch.cuda.device_count())]
+        if torch.cuda.is_available()
+        else [],
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+    }
+    return description
+
+
+def _cpu_model() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        for line in cpuinfo.read_text(errors="replace").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def _memory_gb() -> Optional[float]:
+    meminfo = Path("/proc/meminfo")
+    if meminfo.is_file():
+        for line in meminfo.read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 2**20, 1)
+    return None
+
+
+def git_state(root: Path = PROJECT_ROOT) -> Dict[str, Any]:
+    """The commit checked out and whether tracked files differ from it (untracked files do not count)."""
+
+    def git(*arguments: str) -> Optional[str]:
+        try:
+            result = subprocess.run(["git", *arguments], cwd=root, capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return result.stdout.strip() if result.returncode == 0 else None
+
+    commit = git("rev-parse", "HEAD")
+    if commit is None:
+        return {"commit": None, "dirty": None}
+    changed = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "dirty": bool(changed), "branch": git("rev-parse", "--abbrev-ref", "HEAD")}
+
+
+class FileIdentities:
+    """
+    sha256, size and modification time of input files. Hashes are kept in `cache_path` under
+    (path, size, mtime), so a weight file of hundreds of megabytes is read once, not once per run.
+    """
+
+    def __init__(self, cache_path: Path) -> None:
+        self.cache_path = cache_path
+        self._cache: Dict[str, str] = json.loads(cache_path.read_text()) if cache_path.is_file() else {}
+
+    def identify(self, path: str) -> Dict[str, Any]:
+        """A file's identity; a folder's (e.g. CoNLL-2012's) is a hash over its files' paths and hashes."""
+        file = Path(path)
+        if file.is_dir():
+            members = sorted(member for member in file.rglob("*") if member.is_file())
+            digest = hashlib.sha256()
+            for member in members:
+                digest.update(f"{member.relative_to(file)}\0{self.identify(str(member))['sha256']}\n".encode())
+            size = sum(member.stat().st_size for member in members)
+            return {"path": str(file.resolve()), "exists": True, "files": len(members), "bytes": size, "sha256": digest.hexdigest()}
+        if not file.is_file():
+            return {"path": path, "exists": False}
+        status = file.stat()
+        key = f"{file.resolve()}|{status.st_size}|{status.st_mtime_ns}"
+        if key not in self._cache:
+            self._cache[key] = _sha256(file)
+            self.cache_path.parent.mkdir(parents=True, exist_ok=True)
+            self.cache_path.write_text(json.dumps(self._cache, indent=1) + "\n")
+        return {
+            "path": str(file.resolve()),
+            "exists": True,
+            "bytes": status.st_size,
+            "modified": status.st_mtime,
+            "sha256": self._cache[key],
+        }
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def bilm_architecture(options_path: str) -> Optional[Dict[str, Any]]:
+    """The sizes in a biLM's options.json that say which biLM it is (None if it cannot be read)."""
+    try:
+        options = json.loads(Path(options_path).read_text())
+        return {
+            "lstm_dim": options["lstm"]["dim"],
+            "projection_dim": options["lstm"]["projection_dim"],
+            "n_layers": options["lstm"]["n_layers"],
+            "n_filters": sum(count for _, count in options["char_cnn"]["filters"]),
+            "n_highway": options["char_cnn"]["n_highway"],
+        }
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

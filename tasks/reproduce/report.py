@@ -1,0 +1,480 @@
+"""
+The reproduction report of a folder of runs: the paper's Tables 1-3 beside ours, Figures 1 and 2,
+training curves, every run with its time, machine and commit, and how the setting differs from the
+paper, in words derived from each run's run_info.json. Every number comes from a run directory or
+from the paper's tables in tasks/reproduce/paper.py; the report can be rebuilt at any time.
+"""
+import collections
+import statistics
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from tasks.reproduce import paper
+from tasks.reproduce.document import Block, Figure, Heading, Items, Paragraph, Table, write_html, write_markdown
+from tasks.reproduce.paper import BASELINE, ELMO, TASKS
+from tasks.reproduce.results import RunResult, read_plan_record, read_runs
+from tasks.reproduce.svg import PALETTE, Point, Series, bar_chart, line_chart
+
+GroupKey = Tuple[str, str, str, float]  # task, config name, label, training fraction
+CONFIG_COLORS = {BASELINE: PALETTE[0], ELMO: PALETTE[1]}
+
+
+class Group(NamedTuple):
+    """The runs of one task, config, label and training fraction: the seeds of one cell."""
+
+    finished: List[RunResult]
+    unfinished: List[RunResult]  # failed, interrupted or incomplete
+    not_run: int  # planned, no directory
+    config_missing: bool
+
+    def scores(self, split: str) -> List[float]:
+        values = [run.score(split) for run in self.finished]
+        return [v * TASKS[run.task].scale for v, run in zip(values, self.finished) if v is not None]
+
+    def split(self) -> str:
+        """'test' when every finished run has a test score, else 'validation'."""
+        return "test" if self.finished and all(run.score("test") is not None for run in self.finished) else "validation"
+
+
+def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
+    """Writes README.md (with figures/*.svg) and report.html in `output_dir`; returns their paths."""
+    runs = read_runs(runs_dir)
+    plan = read_plan_record(runs_dir)
+    groups = _groups(runs, plan)
+    title = f"Reproducing Peters et al. 2018 (ELMo): {plan['name'] if plan else runs_dir.name}"
+    blocks: List[Block] = [Heading(1, title), Paragraph(_preamble(runs_dir, runs, plan))]
+    blocks += _setting_section(runs)
+    blocks += _table_1(groups)
+    blocks += _ablation_table(groups, 2, paper.TABLE_2_COLUMNS, paper.TABLE_2)
+    blocks += _ablation_table(groups, 3, paper.TABLE_3_COLUMNS, paper.TABLE_3)
+    blocks += _figure_1(groups)
+    blocks += _figure_2(groups)
+    blocks += _training_curves(runs)
+    blocks += _runs_section(runs, plan)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    markdown, html = output_dir / "README.md", output_dir / "report.html"
+    write_markdown(blocks, markdown)
+    write_html(blocks, title, html)
+    return markdown, html
+
+
+def _groups(runs: Sequence[RunResult], plan: Optional[Dict]) -> Dict[GroupKey, Group]:
+    members: Dict[GroupKey, List[RunResult]] = collections.defaultdict(list)
+    for run in runs:
+        members[_key(run.spec)].append(run)
+    planned: Dict[GroupKey, List[str]] = collections.defaultdict(list)
+    missing_configs = set((plan or {}).get("config_missing", {}))
+    for spec in (plan or {}).get("runs", []):
+        planned[_key(spec)].append(spec["name"])
+    groups = {}
+    for key in set(members) | set(planned):
+        present = {run.name for run in members[key]}
+        absent = [name for name in planned[key] if name not in present]
+        groups[key] = Group(
+            finished=[run for run in members[key] if run.status == "finished"],
+            unfinished=[run for run in members[key] if run.status != "finished"],
+            not_run=len(absent),
+            config_missing=any(name in missing_configs for name in absent),
+        )
+    return groups
+
+
+def _key(spec: Dict) -> GroupKey:
+    return spec["task"], spec["config_name"], spec.get("label", ""), float(spec["train_fraction"])
+
+
+def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
+    counts = collections.Counter(run.status for run in runs)
+    planned = len(plan["runs"]) if plan else len(runs)
+    built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    description = f" {plan['description']}" if plan and plan.get("description") else ""
+    return (
+        f"Built {built} by `allennlp report` from the run directories in `{runs_dir}`"
+        f"{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "
+        f"Runs: {planned} planned, {counts['finished']} finished, {counts['failed']} failed, "
+        f"{counts['interrupted'] + counts['incomplete']} interrupted or incomplete, "
+        f"{max(0, planned - len(runs))} not run. Paper numbers: {paper.SOURCE}. "
+        "Ours: mean ± standard deviation over seeds (n = number of seeds)."
+    )
+
+
+# ---------------------------------------------------------------- the setting, in words
+
+
+def _setting_section(runs: Sequence[RunResult]) -> List[Block]:
+    blocks: List[Block] = [Heading(2, "How these runs differ from the paper")]
+    tasks = [task for task in TASKS if any(run.task == task for run in runs)]
+    if not tasks:
+        return blocks + [Paragraph("No run directory yet.")]
+    for task in tasks:
+        notes = setting_notes([run for run in runs if run.task == task])
+        blocks += [Paragraph(f"**{TASKS[task].title}**"), Items(notes or ["nothing we can tell from the runs"])]
+    return blocks
+
+
+def setting_notes(runs: Sequence[RunResult]) -> List[str]:
+    """Plain-words differences from the paper for one task's runs, from their run_info.json files."""
+    task = TASKS[runs[0].task]
+    notes: List[str] = []
+    notes += _unique(_data_note(run, task) for run in runs)
+    notes += _unique(_shared_file_notes(run) for run in runs)
+    sizes = sorted({run.training_size for run in runs if run.training_size and run.training_size[0] < run.training_size[1]})
+    if sizes:
+        kept = ", ".join(f"{k:,}" for k in sorted({k for k, _ in sizes}))
+        of = " or ".join(f"{n:,}" for n in sorted({n for _, n in sizes}))
+        notes.append(f"trained on part of the training data: {kept} of {of} instances (TRAIN_FRACTION / TRAIN_LIMIT)")
+    notes += _unique(_override_notes(run) for run in runs)
+    notes += _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
+    notes += _unique(_devices_note(run) for run in runs)
+    notes += _unique(
+        f"made from a working tree with uncommitted changes (commit {run.info['git']['commit'][:10]})"
+        for run in runs
+        if run.info.get("git", {}).get("dirty")
+    )
+    return notes
+
+
+def _unique(notes) -> List[str]:
+    seen: List[str] = []
+    for note in notes:
+        for line in ([note] if isinstance(note, str) else note or []):
+            if line and line not in seen:
+                seen.append(line)
+    return seen
+
+
+def _data_note(run: RunResult, task: paper.Task) -> str:
+    prefix = run.task.upper() + "_"
+    inputs = {name: entry for name, entry in run.info.get("environment", {}).items() if name.startswith(prefix)}
+    data_inputs = {name: entry for name, entry in inputs.items() if name.endswith("_DATA")}
+    if data_inputs and all(entry["default"] for entry in data_inputs.values()):
+        folder = Path(next(iter(data_inputs.values()))["value"]).parent
+        return f"data: the suite's bundled invented sample ({folder.name}/ in bundled/data), not {task.paper_data}"
+    if run.spec.get("data"):
+        return f"data: {run.spec['data']} (the paper: {task.paper_data})"
+    files = ", ".join(Path(entry["value"]).name for entry in data_inputs.values() if entry["value"])
+    return f"data: {files or 'as the config defaults'} (the paper: {task.paper_data})"
+
+
+def _shared_file_notes(run: RunResult) -> List[str]:
+    """Splits read from one file (same sha256): e.g. a test set that also chose the best epoch."""
+    prefix = run.task.upper() + "_"
+    inputs = run.info.get("inputs", {})
+    splits = [(split, inputs.get(f"{prefix}{split.upper()}_DATA", {}).get("sha256")) for split in ("train", "dev", "test")]
+    notes = []
+    for index, (first, first_hash) in enumerate(splits):
+        for second, second_hash in splits[index + 1:]:
+            if first_hash and first_hash == second_hash:
+                consequence = ("the best epoch is chosen on the data it is scored on, so the score is optimistic"
+                               if (first, second) == ("dev", "test") else "the model is scored on data it was trained on")
+                notes.append(f"the {first} and {second} data are the same file: {consequence}")
+    return notes
+
+
+def _override_notes(run: RunResult) -> List[str]:
+    notes = []
+    for key, values in sorted(run.info.get("config_values", {}).items()):
+        if key in ("random_seed", "numpy_seed", "pytorch_seed") or not isinstance(values, dict):
+            continue
+        if values.get("config") != values.get("run"):
+            notes.append(f"`{key}` = {values.get('run')} (the config: {values.get('config')})")
+    return notes
+
+
+def _bilm_note(run: RunResult) -> str:
+    environment = run.info.get("environment", {})
+    weights = run.info.get("inputs", {}).get("ELMO_WEIGHT_FILE", {})
+    if environment.get("ELMO_WEIGHT_FILE", {}).get("default"):
+        described = run.info.get("bilm_description") or "see bundled/bilm/MODEL_CARD.md"
+        note = f"biLM: the bundled biLM ({described}), not the paper's"
+    elif weights.get("sha256") in paper.KNOWN_BILMS:
+        return f"biLM: {paper.KNOWN_BILMS[weights['sha256']]}"
+    else:
+        note = f"biLM: {Path(weights.get('path', '?')).name} (sha256 {str(weights.get('sha256'))[:12]}…)"
+    architecture = run.info.get("bilm")
+    if architecture and architecture != paper.PAPER_BILM:
+        sizes = ", ".join(f"{key} {architecture.get(key)} (paper {value})" for key, value in paper.PAPER_BILM.items()
+                          if architecture.get(key) != value)
+        note += f"; architecture differs: {sizes}"
+    return note
+
+
+def _devices_note(run: RunResult) -> str:
+    devices = run.info.get("environment", {}).get("DEVICES", {}).get("value", "cpu") or "cpu"
+    names = [name.strip() for name in devices.split(",")]
+    where = "on the CPU" if names[0] == "cpu" else f"on GPU {devices}"
+    processes = f", {len(names)} processes (AllenNLP's distributed trainer)" if len(names) > 1 else ""
+    return f"trained {where}{processes} (DEVICES={devices})"
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _mean_std(values: Sequence[float]) -> Tuple[Optional[float], Optional[float]]:
+    if not values:
+        return None, None
+    return statistics.fmean(values), (statistics.stdev(values) if len(values) > 1 else None)
+
+
+def _score_cell(group: Optional[Group], split: str) -> str:
+    """'54.31 ± 0.42 (n=3)', or why there is no number ('not run', 'failed: 2', 'config missing')."""
+    if group is None:
+        return "not run"
+    mean, std = _mean_std(group.scores(split))
+    states = collections.Counter(run.status for run in group.unfinished)
+    others = ", ".join(f"{status}: {count}" for status, count in sorted(states.items()))
+    if group.not_run:
+        others += (", " if others else "") + ("config missing" if group.config_missing else f"not run: {group.not_run}")
+    if mean is None:
+        return others or "not run"
+    cell = f"{mean:.2f}" + (f" ± {std:.2f}" if std is not None else "") + f" (n={len(group.scores(split))})"
+    return cell + (f"; {others}" if others else "")
+
+
+def _split_name(split: str) -> str:
+    return "test" if split == "test" else "dev"
+
+
+def _paper_score(score: paper.Score) -> str:
+    return score.value + (f" ± {score.std}" if score.std is not None else "")
+
+
+def _labels(groups: Dict[GroupKey, Group], task: str) -> List[str]:
+    return sorted({label for (t, _, label, _) in groups if t == task}) or [""]
+
+
+def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
+    headers = ["Task", "Metric", "Paper: baseline", "Paper: ELMo", "Paper: increase (abs. / rel.)",
+               "Ours: baseline", "Ours: ELMo", "Ours: increase (abs. / rel. error reduction / rel. to baseline)",
+               "Data and biLM (ours)"]
+    rows = []
+    for task, spec in TASKS.items():
+        published = paper.TABLE_1[task]
+        for label in _labels(groups, task):
+            baseline = groups.get((task, BASELINE, label, 1.0)) or groups.get((task, BASELINE, "", 1.0))
+            elmo = groups.get((task, ELMO, label, 1.0))
+            split = next((group.split() for group in (elmo, baseline) if group and group.finished), "test")
+            rows.append([
+                spec.title + (f" ({label})" if label else ""),
+                f"{spec.metric} ({_split_name(split)})",
+                _paper_score(published.baseline),
+                _paper_score(published.elmo),
+                f"{published.absolute} / {published.relative}%",
+                _score_cell(baseline, split),
+                _score_cell(elmo, split),
+                _increase(baseline, elmo, split),
+                _data_and_bilm(baseline, elmo),
+            ])
+    caption = (
+        "Paper: test set, Table 1; its relative increase is the reduction of the baseline's error "
+        "(100 − score). Ours: the test set where the run had one, else the development set "
+        "(best epoch), as the Metric column says; the main runs of each task, on the whole of the "
+        "plan's training set for it (fraction 1)."
+    )
+    return [Heading(2, "Table 1: baseline and ELMo, all six tasks"), Paragraph(caption), Table(headers, rows)]
+
+
+def _increase(baseline: Optional[Group], elmo: Optional[Group], split: str) -> str:
+    base_mean, _ = _mean_std(baseline.scores(split)) if baseline else (None, None)
+    elmo_mean, _ = _mean_std(elmo.scores(split)) if elmo else (None, None)
+    if base_mean is None or elmo_mean is None:
+        return "—"
+    absolute = elmo_mean - base_mean
+    error_reduction = f"{paper.relative_error_reduction(base_mean, elmo_mean):+.1f}%" if base_mean < 100 else "—"
+    relative = f"{100.0 * absolute / base_mean:+.1f}%" if base_mean > 0 else "—"
+    return f"{absolute:+.2f} / {error_reduction} / {relative}"
+
+
+def _data_and_bilm(*groups: Optional[Group]) -> str:
+    runs = [run for group in groups if group for run in group.finished + group.unfinished]
+    if not runs:
+        return "—"
+    task = TASKS[runs[0].task]
+    parts = _unique(_data_note(run, task) for run in runs)
+    parts += _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
+    return "; ".join(parts)
+
+
+def _ablation_table(groups: Dict[GroupKey, Group], number: int, columns: Dict[str, str],
+                    published: Dict[str, Dict[str, float]]) -> List[Block]:
+    ablations = [name for name in columns if name != BASELINE]
+    tasks = [task for task in TASKS if any(t == task and c in ablations and f == 1.0 for (t, c, _, f) in groups)]
+    what = "which biLM layers and λ" if number == 2 else "where ELMo enters the model"
+    blocks: List[Block] = [Heading(2, f"Table {number}: {what} (development set)")]
+    if not tasks:
+        return blocks + [Paragraph(f"No run of the Table {number} ablations ({', '.join(ablations)}) in this folder.")]
+    headers = ["Task", "Metric"] + [f"Paper: {title}" for title in columns.values()] + [f"Ours: {title}" for title in columns.values()]
+    rows = []
+    for task in tasks:
+        for label in _labels(groups, task):
+            numbers = published.get(task, {})
+            rows.append(
+                [TASKS[task].title + (f" ({label})" if label else ""), f"{TASKS[task].metric} (dev)"]
+                + [f"{numbers[name]:.1f}" if name in numbers else "—" for name in columns]
+                + [_score_cell(groups.get((task, name, label, 1.0)), "validation") for name in columns]
+            )
+    caption = (
+        f"Paper: Table {number}, development set (— where the paper has no number for the task). "
+        "Ours: the best epoch's development score of configs/ablations/<task>_<ablation>.jsonnet runs."
+    )
+    return blocks + [Paragraph(caption), Table(headers, rows)]
+
+
+# ---------------------------------------------------------------- figures
+
+
+def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
+    blocks: List[Block] = [Heading(2, "Figure 1: the metric against the part of the training set used")]
+    curves = collections.defaultdict(dict)
+    for (task, config, label, fraction), group in groups.items():
+        if config in (BASELINE, ELMO):
+            curves[(task, label)][(config, fraction)] = group
+    shown = False
+    for (task, label), cells in sorted(curves.items()):
+        if len({fraction for _, fraction in cells}) < 2:
+            continue
+        shown = True
+        spec = TASKS[task]
+        split = next((group.split() for group in cells.values() if group.finished), "test")
+        series, rows = [], []
+        for config in (BASELINE, ELMO):
+            points = []
+            for (name, fraction), group in sorted(cells.items(), key=lambda item: item[0][1]):
+                if name != config:
+                    continue
+                mean, std = _mean_std(group.scores(split))
+                sizes = sorted({run.training_size[0] for run in group.finished if run.training_size})
+                rows.append([config, f"{fraction:g}", ", ".join(f"{s:,}" for s in sizes) or "—", _score_cell(group, split)])
+                if mean is not None:
+                    points.append(Point(fraction, mean, std or 0.0))
+            if points:
+                series.append(Series(config, points, CONFIG_COLORS[config]))
+        title = f"{spec.title}{' (' + label + ')' if label else ''}: {spec.metric} against training fraction"
+        svg = line_chart(title, series, "fraction of the training set (log scale)", f"{spec.metric} ({_split_name(split)})", log_x=True)
+        caption = (f"{title}. Mean over seeds, bars ± one standard deviation; the fraction is of the plan's "
+                   f"training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%).")
+        blocks += [Figure(f"figure1-{task}{'-' + label if label else ''}", svg, caption),
+                   Table(["Config", "Fraction", "Training instances", f"{spec.metric} ({_split_name(split)})"], rows)]
+    if not shown:
+        blocks.append(Paragraph("No task was run at more than one training fraction."))
+    return blocks
+
+
+def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
+    blocks: List[Block] = [Heading(2, "Figure 2: the learned weights of the biLM layers")]
+    rows = []
+    for (task, config, label, fraction), group in sorted(groups.items()):
+        mixes_by_place: Dict[str, List] = collections.defaultdict(list)
+        for run in group.finished:
+            for mix in run.mixes:
+                mixes_by_place[mix.place].append(mix)
+        if not mixes_by_place:
+            continue
+        name = f"{TASKS[task].title} {config}{' ' + label if label else ''}{f' fraction {fraction:g}' if fraction != 1 else ''}"
+        for place, mixes in sorted(mixes_by_place.items()):
+            layers = len(mixes[0].weights)
+            means = [statistics.fmean(mix.weights[layer] for mix in mixes) for layer in range(layers)]
+            gamma_mean, gamma_std = _mean_std([mix.gamma for mix in mixes if mix.gamma is not None])
+            rows.append([
+                name, place, str(len(mixes)),
+                ", ".join(f"{weight:.3f}" for weight in means) + ("" if mixes[0].trained else " (fixed: top layer only)"),
+                "—" if gamma_mean is None else f"{gamma_mean:.3f}" + (f" ± {gamma_std:.3f}" if gamma_std else ""),
+            ])
+        if config == ELMO and fraction == 1.0:
+            layers = len(next(iter(mixes_by_place.values()))[0].weights)
+            chart_groups = [
+                (_layer_name(layer), [(place, statistics.fmean(m.weights[layer] for m in mixes)) for place, mixes in sorted(mixes_by_place.items())])
+                for layer in range(layers)
+            ]
+            svg = bar_chart(f"{name}: softmax-normalised layer weights", chart_groups, "weight", y_max=1.0)
+            caption = (f"{name}: the softmax-normalised scalar-mix weights of the biLM layers, mean over "
+                       f"{len(group.finished)} seed(s), for each place ELMo enters (read from best.th).")
+            blocks.append(Figure(f"figure2-{task}{'-' + label if label else ''}", svg, caption))
+    if not rows:
+        return blocks + [Paragraph("No finished run with ELMo in this folder.")]
+    caption = ("Every finished run with ELMo: the mean softmax-normalised weight of each layer "
+               "(layer 0: the character CNN's token layer; then the biLSTM layers) and γ, over seeds.")
+    return blocks + [Paragraph(caption), Table(["Runs", "Place", "Seeds", "Layer weights (0, 1, 2, …)", "γ"], rows)]
+
+
+def _layer_name(layer: int) -> str:
+    return "layer 0 (tokens)" if layer == 0 else f"layer {layer} (biLSTM {layer})"
+
+
+def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
+    blocks: List[Block] = [Heading(2, "Training curves")]
+    for task in TASKS:
+        task_runs = [run for run in runs if run.task == task and run.epochs]
+        if not task_runs:
+            continue
+        spec = TASKS[task]
+        key = f"validation_{task_runs[0].spec['metric']}"
+        configs = sorted({run.spec["config_name"] for run in task_runs}, key=lambda c: (c not in CONFIG_COLORS, c))
+        colors = {config: CONFIG_COLORS.get(config, PALETTE[2 + index % (len(PALETTE) - 2)]) for index, config in enumerate(configs)}
+        series = []
+        for run in task_runs:
+            points = [Point(epoch.get("epoch", index) + 1, epoch[key] * spec.scale)
+                      for index, epoch in enumerate(run.epochs) if isinstance(epoch.get(key), (int, float))]
+            if points:
+                series.append(Series(run.name[len(task) + 1:], points, colors[run.spec["config_name"]],
+                                     dashed=run.spec["config_name"] == BASELINE))
+        if not series:
+            continue
+        title = f"{spec.title}: development {spec.metric} after each epoch"
+        blocks.append(Figure(f"curves-{task}", line_chart(title, series, "epoch", f"{spec.metric} (dev)", integer_x=True),
+                             f"{title}, one line per run (metrics_epoch_*.json); baseline runs dashed."))
+    if len(blocks) == 1:
+        blocks.append(Paragraph("No run has finished an epoch yet."))
+    return blocks
+
+
+# ---------------------------------------------------------------- runs
+
+
+def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block]:
+    headers = ["Run", "Status", "Score", "Best epoch / epochs", "Wall time", "Hardware", "Commit", "Error"]
+    rows = []
+    for run in runs:
+        split = "test" if run.score("test") is not None else "validation"
+        score = run.score(split)
+        metrics = run.metrics or {}
+        epochs = f"{metrics.get('best_epoch', '—')} / {len(run.epochs)}" if run.epochs else "—"
+        git = run.info.get("git", {})
+        commit = (git.get("commit") or "?")[:10] + (" (dirty)" if git.get("dirty") else "")
+        error = run.info.get("error", {})
+        rows.append([
+            f"`{run.name}`", run.status,
+            "—" if score is None else f"{score * TASKS[run.task].scale:.2f} ({_split_name(split)})",
+            epochs, _wall_time(run.info.get("wall_seconds")), _hardware(run.info), commit,
+            f"exit {error.get('exit_code')}: {error.get('summary')}" if error and run.status == "failed" else "",
+        ])
+    blocks: List[Block] = [Heading(2, "Runs"), Paragraph(
+        "Each run's directory holds its config.json, metrics, weights, console.log and run_info.json "
+        "(the command, environment variables, input files with sha256, machine, commit, attempts).")]
+    if rows:
+        blocks.append(Table(headers, rows))
+    present = {run.name for run in runs}
+    missing = (plan or {}).get("config_missing", {})
+    not_run = [spec["name"] for spec in (plan or {}).get("runs", []) if spec["name"] not in present]
+    if not_run:
+        blocks.append(Paragraph("Planned, not run: " + ", ".join(
+            f"`{name}`" + (f" (config missing: {missing[name]})" if name in missing else "") for name in not_run)))
+    return blocks
+
+
+def _wall_time(seconds: Optional[float]) -> str:
+    if not seconds:
+        return "—"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {secs:02d} s"
+
+
+def _hardware(info: Dict) -> str:
+    machine = info.get("hardware", {})
+    gpus = ", ".join(machine.get("gpus", [])) or "no GPU"
+    devices = info.get("environment", {}).get("DEVICES", {}).get("value", "")
+    load = machine.get("load_average_1min")
+    return (f"{machine.get('cpu', '?')}, {machine.get('cpu_cores_usable', '?')} cores"
+            + (f" (load {load} at start)" if load is not None else "") + f"; {gpus}; DEVICES={devices or 'cpu'}")

@@ -1,0 +1,162 @@
+"""
+What a folder of runs holds, read from the run directories alone: each run's status, metrics,
+per-epoch metrics, learned ELMo layer weights and training-set size, and the plan that made them.
+"""
+import io
+import json
+import logging
+import re
+import tarfile
+from pathlib import Path
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+import numpy
+import torch
+
+from tasks.reproduce.runner import PLAN_RECORD, RUN_INFO, is_finished
+
+logger = logging.getLogger(__name__)
+
+_MIX_PARAMETER = re.compile(r"^(?P<owner>.*?)\.?scalar_mix_(?P<mix>\d+)\.(?:scalar_parameters\.(?P<layer>\d+)|gamma)$")
+_TRAINING_SIZE = re.compile(r"training on (\d+) of (\d+) instances")
+
+
+class Mix(NamedTuple):
+    """One learned scalar mix of the biLM's layers: where ELMo enters, softmax weights per layer, γ."""
+
+    place: str  # "input" or "output"
+    weights: List[float]
+    gamma: float
+    trained: bool  # False for a fixed mix (the top-layer ablation)
+
+
+class RunResult(NamedTuple):
+    name: str
+    directory: Path
+    status: str  # finished, failed, interrupted, incomplete
+    spec: Dict[str, Any]
+    info: Dict[str, Any]
+    metrics: Optional[Dict[str, Any]]  # metrics.json
+    epochs: List[Dict[str, Any]]  # metrics_epoch_*.json, in order
+    config: Optional[Dict[str, Any]]  # config.json, as trained
+    mixes: List[Mix]
+    training_size: Optional[Tuple[int, int]]  # instances trained on, of how many (from the training log)
+
+    @property
+    def task(self) -> str:
+        return self.spec["task"]
+
+    def score(self, split: str) -> Optional[float]:
+        """The run's metric on `split` ('test' or 'validation', the best epoch's), or None."""
+        if self.metrics is None:
+            return None
+        key = f"test_{self.spec['metric']}" if split == "test" else f"best_validation_{self.spec['metric']}"
+        value = self.metrics.get(key)
+        return float(value) if isinstance(value, (int, float)) else None
+
+
+def read_runs(runs_dir: Path) -> List[RunResult]:
+    """Every run directory (one with a run_info.json) under `runs_dir`, sorted by name."""
+    results = []
+    for info_path in sorted(runs_dir.glob(f"*/{RUN_INFO}")):
+        results.append(read_run(info_path.parent))
+    return results
+
+
+def read_plan_record(runs_dir: Path) -> Optional[Dict[str, Any]]:
+    path = runs_dir / PLAN_RECORD
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def read_run(directory: Path) -> RunResult:
+    info = json.loads((directory / RUN_INFO).read_text(encoding="utf-8"))
+    finished = is_finished(directory)
+    status = "finished" if finished else info.get("status", "incomplete")
+    if status in ("finished", "running") and not finished:
+        status = "incomplete"  # said so, but has no archive: stopped without a word, or still going
+    metrics = _json(directory / "metrics.json") if finished else None
+    return RunResult(
+        name=directory.name,
+        directory=directory,
+        status=status,
+        spec=info["spec"],
+        info=info,
+        metrics=metrics,
+        epochs=[_json(path) for path in sorted(directory.glob("metrics_epoch_*.json"), key=_epoch_number)],
+        config=_json(directory / "config.json") if (directory / "config.json").is_file() else None,
+        mixes=learned_mixes(directory, info["spec"]["config_name"]) if finished else [],
+        training_size=_training_size(directory),
+    )
+
+
+def learned_mixes(directory: Path, config_name: str) -> List[Mix]:
+    """
+    The scalar mixes in the run's best weights (best.th, else the archive's weights.th). Which
+    place a mix serves follows the suite's convention: a `fast_elmo` token embedder feeds the input;
+    a model's own `PaperElmo` has mix 0 at the input and mix 1 at the output when it has two, and
+    its single mix is the output's only in the `output_only` ablation.
+    """
+    state = _best_weights(directory)
+    if state is None:
+        return []
+    parameters: Dict[Tuple[str, int], Dict[str, Any]] = {}
+    for key, value in state.items():
+        match = _MIX_PARAMETER.match(key)
+        if match is None:
+            continue
+        entry = parameters.setdefault((match["owner"], int(match["mix"])), {"layers": {}, "gamma": None, "trained": True})
+        if match["layer"] is None:
+            entry["gamma"] = float(value.reshape(-1)[0])
+        else:
+            entry["layers"][int(match["layer"])] = float(value.reshape(-1)[0])
+    owners: Dict[str, int] = {}
+    for owner, mix in parameters:
+        owners[owner] = max(owners.get(owner, 0), mix + 1)
+    mixes = []
+    for (owner, mix), entry in sorted(parameters.items()):
+        raw = numpy.array([entry["layers"][layer] for layer in sorted(entry["layers"])])
+        weights = numpy.exp(raw - raw.max())
+        weights /= weights.sum()
+        mixes.append(Mix(_place(owner, mix, owners[owner], config_name), weights.round(6).tolist(), entry["gamma"], bool(raw.min() > -1e9)))
+    return mixes
+
+
+def _place(owner: str, mix: int, mixes_of_owner: int, config_name: str) -> str:
+    if "text_field_embedder" in owner:
+        return "input"
+    if mixes_of_owner == 2:
+        return ("input", "output")[mix]
+    return "output" if config_name == "output_only" else "input"
+
+
+def _best_weights(directory: Path) -> Optional[Dict[str, torch.Tensor]]:
+    if (directory / "best.th").is_file():
+        return torch.load(directory / "best.th", map_location="cpu", weights_only=True)
+    archive = directory / "model.tar.gz"
+    if archive.is_file():
+        with tarfile.open(archive) as tar:
+            member = tar.extractfile("weights.th")
+            if member is not None:
+                return torch.load(io.BytesIO(member.read()), map_location="cpu", weights_only=True)
+    return None
+
+
+def _training_size(directory: Path) -> Optional[Tuple[int, int]]:
+    """(kept, of) from the training_subset reader's log line, when the run trained on a part."""
+    log = directory / "out.log"
+    if not log.is_file():
+        return None
+    with open(log, encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            match = _TRAINING_SIZE.search(line)
+            if match:
+                return int(match.group(1)), int(match.group(2))
+    return None
+
+
+def _epoch_number(path: Path) -> int:
+    return int(path.stem.rsplit("_", 1)[1])
+
+
+def _json(path: Path) -> Dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))

@@ -1,0 +1,422 @@
+"""
+Runs a plan's runs one after another, each through `allennlp train` in a subprocess, into
+`RUNS_DIR/<run name>/` (its serialization directory), and records each in `run_info.json` there.
+
+What a run's directory holds decides what happens to it:
+
+- `model.tar.gz` and `metrics.json`: finished, skipped;
+- a training checkpoint: interrupted (or failed after some epochs), resumed with `--recover`;
+- anything else (nothing, or an early failure): trained from the start;
+- a finished or resumable run that the plan now describes differently: left alone and reported,
+  since neither skipping nor resuming it would give what the plan says.
+
+A run whose config does not exist (yet) is reported as 'config missing' and the others go on; so
+does a run that fails, whose exit code and last log lines go into its `run_info.json`.
+"""
+import collections
+import fcntl
+import json
+import logging
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Deque, Dict, Iterable, List, Optional, TextIO
+
+from allennlp.common.checks import ConfigurationError
+
+from tasks.environment import PROJECT_ROOT, VARIABLES, bundled_bilm_description
+from tasks.reproduce.plan import Plan, RunSpec
+from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
+
+logger = logging.getLogger(__name__)
+
+RUN_INFO = "run_info.json"
+CONSOLE_LOG = "console.log"  # what `allennlp train` printed, every attempt
+PLAN_RECORD = "plan.json"
+LOG_TAIL_LINES = 40
+# A run sees the suite's variables only as its plan sets them (or their bundled defaults), never as
+# left in the shell; except those that describe the machine (DEVICES, ELMO_CACHE_DIR), by their kind.
+MACHINE_KINDS = ("devices", "directory")
+
+FINISHED, RESUME, START, MISSING, CHANGED = "finished", "resume", "start", "config missing", "changed"
+# What a run's spec says about the report alone: a plan may change them without a run changing.
+DESCRIPTIVE_FIELDS = ("data", "metric")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def is_finished(run_dir: Path) -> bool:
+    return (run_dir / "model.tar.gz").is_file() and (run_dir / "metrics.json").is_file()
+
+
+def has_checkpoint(run_dir: Path) -> bool:
+    return any(run_dir.glob("training_state_e*.th")) and (run_dir / "config.json").is_file()
+
+
+def read_run_info(run_dir: Path) -> Optional[Dict[str, Any]]:
+    path = run_dir / RUN_INFO
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def state_of(run: RunSpec, run_dir: Path) -> str:
+    """What the runner will do with `run`: one of FINISHED, RESUME, START, MISSING, CHANGED."""
+    info = read_run_info(run_dir)
+    if info is None and run_dir.is_dir() and any(run_dir.iterdir()):
+        return CHANGED  # not made by the runner: not ours to resume or to empty
+    if is_finished(run_dir) or has_checkpoint(run_dir):
+        if info is not None and not same_training(info.get("spec", {}), run.as_json()):
+            return CHANGED
+        return FINISHED if is_finished(run_dir) else RESUME
+    if not (PROJECT_ROOT / run.config).is_file():
+        return MISSING
+    return START
+
+
+def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
+    """Whether two specs train the same run (they may describe it differently)."""
+    return {k: v for k, v in first.items() if k not in DESCRIPTIVE_FIELDS} == {
+        k: v for k, v in second.items() if k not in DESCRIPTIVE_FIELDS
+    }
+
+
+class Runner:
+    def __init__(self, plan: Plan, runs_dir: Path, only: Iterable[str] = ()) -> None:
+        self.plan, self.runs_dir = plan, runs_dir
+        patterns = list(only)
+        self.runs = [run for run in plan.runs if not patterns or any(_matches(run.name, p) for p in patterns)]
+        if not self.runs:
+            raise ConfigurationError(f"no run of {plan.path} matches {patterns}")
+        self.files = FileIdentities(runs_dir / ".file_hashes.json")
+        self.durations: Dict[str, float] = {}  # finished runs' wall seconds, for the estimate
+        self.failed: List[str] = []
+
+    def states(self) -> Dict[str, str]:
+        return {run.name: state_of(run, self.runs_dir / run.name) for run in self.runs}
+
+    def dry_run(self) -> None:
+        """Says what each run would do, and the command it would run."""
+        for run in self.runs:
+            state = state_of(run, self.runs_dir / run.name)
+            line = f"{run.name}: {state}"
+            if state in (START, RESUME):
+                line += "\n    " + shell_line(run, self.runs_dir / run.name, recover=state == RESUME)
+            print(line)
+        print(self.progress(self.states()))
+
+    def run(self) -> int:
+        """Runs every run not finished; returns 0 if none failed or conflicts, 1 otherwise."""
+        self.runs_dir.mkdir(parents=True, exist_ok=True)
+        previous_handler = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the current run as Ctrl-C does
+        try:
+            return self._run_all()
+        finally:
+            signal.signal(signal.SIGTERM, previous_handler)
+
+    def _run_all(self) -> int:
+        with open(self.runs_dir / ".lock", "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise ConfigurationError(f"another `allennlp reproduce` is using {self.runs_dir}") from None
+            self._record_plan()
+            for run in self.runs:
+                info = read_run_info(self.runs_dir / run.name)
+                if info and info["spec"] != run.as_json() and same_training(info["spec"], run.as_json()):
+                    info["spec"] = run.as_json()  # the plan describes it anew: the report follows
+                    _write_json(self.runs_dir / run.name / RUN_INFO, info)
+                if info and info.get("status") == FINISHED and is_finished(self.runs_dir / run.name):
+                    self.durations[run.name] = info.get("wall_seconds") or 0.0
+            states = self.states()
+            for name, state in states.items():
+                if state == MISSING:
+                    logger.warning("%s: config missing (%s); skipped", name, next(r.config for r in self.runs if r.name == name))
+                elif state == CHANGED:
+                    logger.error(
+                        "%s: %s was made otherwise than the plan says (see its %s, if any); "
+                        "remove it, or use another runs folder, to run it again", name, self.runs_dir / name, RUN_INFO,
+                    )
+            for run in self.runs:
+                if states[run.name] not in (START, RESUME):
+                    continue
+                states[run.name] = "running"
+                logger.info("%s | next: %s", self.progress(states), run.name)
+                states[run.name] = self._run_one(run, resume=state_of(run, self.runs_dir / run.name) == RESUME)
+            logger.info("%s | plan %s done", self.progress(states), self.plan.name)
+        conflicts = [name for name, state in states.items() if state == CHANGED]
+        return 1 if self.failed or conflicts else 0
+
+    def progress(self, states: Dict[str, str]) -> str:
+        counts = collections.Counter(states.values())
+        left = counts[START] + counts[RESUME]
+        line = (
+            f"[reproduce] {counts[FINISHED]} done, {counts['running']} running, {counts['failed']} failed, "
+            f"{left} left of {len(states)}"
+        )
+        if counts[MISSING] or counts[CHANGED]:
+            line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed)"
+        if self.durations and left + counts["running"]:
+            mean = sum(self.durations.values()) / len(self.durations)
+            line += f"; about {_duration(mean * (left + counts['running']))} to go at {_duration(mean)} a run"
+        return line
+
+    def _record_plan(self) -> None:
+        """Writes the expanded plan beside the runs, so the report knows what was planned and not run."""
+        missing = {run.name: run.config for run in self.plan.runs if state_of(run, self.runs_dir / run.name) == MISSING}
+        record = {
+            "name": self.plan.name,
+            "description": self.plan.description,
+            "path": self.plan.path,
+            "written": now(),
+            "runs": [run.as_json() for run in self.plan.runs],
+            "config_missing": missing,
+        }
+        _write_json(self.runs_dir / PLAN_RECORD, record)
+
+    def _run_one(self, run: RunSpec, resume: bool) -> str:
+        run_dir = self.runs_dir / run.name
+        previous = read_run_info(run_dir) or {}
+        if not resume and run_dir.exists():
+            shutil.rmtree(run_dir)  # an early failure's record (state_of leaves others alone)
+        info = self._describe(run, resume)
+        if same_training(previous.get("spec", {}), info["spec"]):
+            info["attempts"] = previous.get("attempts", [])
+        attempt = {"started": now(), "recover": resume, "hardware": hardware(), "git": git_state()}
+        info["attempts"].append(attempt)
+        started = time.monotonic()
+        console = _Console(run_dir)
+        console.write(f"=== {attempt['started']} {'resuming' if resume else 'starting'}: {info['shell']}\n")
+        process = subprocess.Popen(
+            info["command"], cwd=PROJECT_ROOT, env=child_environment(run), stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
+        )
+        reader = threading.Thread(target=console.copy, args=(process.stdout,), daemon=True)
+        reader.start()
+        interrupted = recorded = False
+        try:
+            while process.poll() is None:
+                if not recorded and run_dir.is_dir():  # `allennlp train` has made it: say the run is on
+                    _write_json(run_dir / RUN_INFO, _with_totals(info))
+                    recorded = True
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            interrupted = True
+            logger.warning("Interrupted: stopping %s (its best epoch so far is archived; rerun to resume)", run.name)
+            _stop(process)
+        reader.join()
+        attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
+        if interrupted:
+            status = "interrupted"
+        elif process.returncode == 0 and is_finished(run_dir):
+            status = FINISHED
+        else:
+            status = "failed"
+            attempt["error"] = info["error"] = {
+                "exit_code": process.returncode, "summary": error_summary(console.tail), "log_tail": list(console.tail),
+            }
+        attempt["status"] = info["status"] = status
+        console.close()
+        info = _with_totals(info)
+        _write_json(run_dir / RUN_INFO, info)
+        if status == FINISHED:
+            self.durations[run.name] = info["wall_seconds"]
+            logger.info("%s finished in %s", run.name, _duration(attempt["seconds"]))
+        elif status == "failed":
+            self.failed.append(run.name)
+            logger.error("%s failed (exit code %s): %s", run.name, process.returncode, info["error"]["summary"])
+        if interrupted:
+            raise KeyboardInterrupt
+        return status
+
+    def _describe(self, run: RunSpec, resume: bool) -> Dict[str, Any]:
+        """The run_info.json of a run about to start: what it is, its command, its inputs."""
+        run_dir = self.runs_dir / run.name
+        effective = with_defaults(child_environment(run))
+        variables = {name: effective.get(name, "") for name in relevant_variables(run, effective)}
+        bundled_bilm = effective["ELMO_WEIGHT_FILE"] == VARIABLES["ELMO_WEIGHT_FILE"].default
+        return {
+            "name": run.name,
+            "plan": self.plan.name,
+            "spec": run.as_json(),
+            "status": "running",
+            "command": command(run, run_dir, resume),
+            "shell": shell_line(run, run_dir, resume),
+            "environment": recorded_environment(run, effective),
+            "inputs": {name: self.files.identify(str(PROJECT_ROOT / path)) for name, path in input_files(variables).items()},
+            "bilm": bilm_architecture(str(PROJECT_ROOT / effective["ELMO_OPTIONS_FILE"])),
+            "bilm_description": bundled_bilm_description() if bundled_bilm else None,
+            "config_values": _config_values(run, effective),
+            "attempts": [],
+        }
+
+
+def child_environment(run: RunSpec) -> Dict[str, str]:
+    """The runner's environment without the suite's experiment variables, plus the plan's."""
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in VARIABLES or VARIABLES[name].kind in MACHINE_KINDS
+    }
+    environment.update(run.environment)
+    return environment
+
+
+def with_defaults(environment: Dict[str, str]) -> Dict[str, str]:
+    """What the run's configs read: each unset suite variable takes its bundled default, as in the run."""
+    return {**environment, **{name: v.default for name, v in VARIABLES.items() if not environment.get(name)}}
+
+
+def relevant_variables(run: RunSpec, environment: Dict[str, str]) -> List[str]:
+    """The variables a run of `run.task` reads: its own (NER_...), ELMo's, the training part's, DEVICES, and the plan's."""
+    prefixes = (run.task.upper() + "_", "ELMO_", "TRAIN_", "DEVICES")
+    return sorted({name for name in set(VARIABLES) | set(environment) if name.startswith(prefixes)} | set(run.environment))
+
+
+def recorded_environment(run: RunSpec, environment: Dict[str, str]) -> Dict[str, Dict[str, Any]]:
+    """The value of each variable the run reads, whether it is the bundled default, and whether the plan set it."""
+    names = relevant_variables(run, environment)
+    return {
+        name: {
+            "value": environment.get(name, ""),
+            "default": name in VARIABLES and environment.get(name, "") == VARIABLES[name].default,
+            "from_plan": name in run.environment,
+        }
+        for name in names
+    }
+
+
+def input_files(environment: Dict[str, str]) -> Dict[str, str]:
+    """The variables that name an input (a data file or folder, the biLM), with their values."""
+    return {
+        name: value
+        for name, value in sorted(environment.items())
+        if value
+        and ((name in VARIABLES and VARIABLES[name].kind == "file") or Path(PROJECT_ROOT, value).exists())
+        and not (name in VARIABLES and VARIABLES[name].kind == "directory")
+    }
+
+
+def command(run: RunSpec, run_dir: Path, recover: bool) -> List[str]:
+    arguments = [sys.executable, "-m", "allennlp", "train", run.config, "-s", str(run_dir)]
+    arguments += ["-o", json.dumps(run.overrides, sort_keys=True), "--file-friendly-logging"]
+    return arguments + (["--recover"] if recover else [])
+
+
+def shell_line(run: RunSpec, run_dir: Path, recover: bool) -> str:
+    """The run as one line to paste into a shell at the repository root."""
+    variables = " ".join(f"{name}={shlex.quote(value)}" for name, value in sorted(run.environment.items()))
+    arguments = command(run, run_dir, recover)[3:]
+    return f"{variables} allennlp {' '.join(shlex.quote(argument) for argument in arguments)}".strip()
+
+
+def error_summary(lines: Iterable[str]) -> str:
+    """The last line that names an error (Python's `SomeError: ...`), else the last line printed."""
+    lines = [line.strip() for line in lines if line.strip()]
+    for line in reversed(lines):
+        head = line.split(":", 1)[0]
+        if ":" in line and " " not in head and (head.endswith(("Error", "Exception", "Interrupt")) or head.endswith("Received")):
+            return line
+    return lines[-1] if lines else "no output"
+
+
+def _config_values(run: RunSpec, environment: Dict[str, str]) -> Dict[str, Any]:
+    """For each overridden key, the config's own value and the run's: the report says what was changed."""
+    from allennlp.common import Params
+
+    try:
+        params = Params.from_file(str(PROJECT_ROOT / run.config), ext_vars=environment).as_flat_dict()
+    except Exception as error:  # the run itself fails on it and says why, in its log
+        return {"error": f"{type(error).__name__}: {error}"}
+    return {key: {"config": params.get(key), "run": value} for key, value in run.overrides.items()}
+
+
+def _interrupt(signal_number, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Ctrl-C for the run's process group (AllenNLP archives the best epoch); killed if it hangs."""
+    try:
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(timeout=300)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+class _Console:
+    """The run's console output: kept in memory until `allennlp train` makes the run directory, then appended there."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = run_dir
+        self.tail: Deque[str] = collections.deque(maxlen=LOG_TAIL_LINES)
+        self._pending: List[str] = []
+        self._file: Optional[TextIO] = None
+        self._lock = threading.Lock()
+
+    def copy(self, stream: TextIO) -> None:
+        for line in stream:
+            self.write(line)
+
+    def write(self, text: str) -> None:
+        with self._lock:
+            self.tail.extend(text.rstrip("\n").split("\n"))
+            self._pending.append(text)
+            if self._file is None and self.run_dir.is_dir():
+                self._file = open(self.run_dir / CONSOLE_LOG, "a", encoding="utf-8")
+            if self._file is not None:
+                self._file.writelines(self._pending)
+                self._file.flush()
+                self._pending.clear()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is None:
+                self.run_dir.mkdir(parents=True, exist_ok=True)
+                self._file = open(self.run_dir / CONSOLE_LOG, "a", encoding="utf-8")
+            self._file.writelines(self._pending)
+            self._pending.clear()
+            self._file.close()
+
+
+def _with_totals(info: Dict[str, Any]) -> Dict[str, Any]:
+    """Adds the first start, the last end and the wall time summed over attempts."""
+    attempts = info["attempts"]
+    return {
+        **info,
+        "started": attempts[0]["started"],
+        "ended": attempts[-1].get("ended"),
+        "wall_seconds": round(sum(attempt.get("seconds", 0.0) for attempt in attempts), 1),
+        "hardware": attempts[-1]["hardware"],
+        "git": attempts[-1]["git"],
+    }
+
+
+def _write_json(path: Path, value: Any) -> None:
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(value, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    temporary.replace(path)
+
+
+def _matches(name: str, pattern: str) -> bool:
+    from fnmatch import fnmatchcase
+
+    return fnmatchcase(name, pattern) or fnmatchcase(name, f"*{pattern}*")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
