@@ -4,3 +4,4 @@ from data_readers.conll2003 import Conll2003NerReader
 from data_readers.lm_corpus import LanguageModelStreamsReader
 from data_readers.tokenizers import BlankSpacyTokenizer
 from data_readers.subset import TrainingSubsetReader
+from data_readers.conll2012 import Conll2012CorefReader
