@@ -18,17 +18,19 @@ from allennlp.models import Model
 from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.predictors import Predictor
 from allennlp.training.learning_rate_schedulers import LearningRateScheduler
+from allennlp.training.metrics import Metric
 
 REQUIRED = {
     Model: [
-        "bilstm_crf_tagger",  # ours
+        "bilstm_crf_tagger", "e2e_coref",  # ours
         "crf_tagger", "srl", "coref", "bidaf", "esim", "bcn",  # allennlp-models
     ],
-    DatasetReader: ["conll2003_ner", "conll2003", "srl", "coref", "squad", "snli", "sst_tokens"],
-    Predictor: ["ner_tagger"],
+    DatasetReader: ["conll2003_ner", "conll2012_coref", "conll2003", "srl", "coref", "squad", "snli", "sst_tokens"],
+    Predictor: ["ner_tagger", "coref_resolver"],
     Tokenizer: ["blank_spacy"],
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
-    LearningRateScheduler: ["reduce_on_plateau"],
+    LearningRateScheduler: ["reduce_on_plateau", "exponential_decay"],
+    Metric: ["conll2012_coref_scores"],
 }
 
 
