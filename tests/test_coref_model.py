@@ -73,6 +73,30 @@ class TestEndToEndCoreferenceResolver(ModelTestCase):
         assert first_layer.in_features == 3 * span_dim + 3 * 20
 
 
+def test_pair_scores_split_by_part_equal_the_feedforward_on_the_concatenation(coref_environment, tiny_coref_conll):
+    params = Params.from_file("configs/coref_baseline.jsonnet")
+    reader = DatasetReader.from_params(params.pop("validation_dataset_reader"))
+    vocab = Vocabulary.from_instances(reader.read(str(tiny_coref_conll)))
+    model = Model.from_params(vocab=vocab, params=params.pop("model")).eval()
+    span_dim = model._mention_feedforward._module.get_input_dim()
+    top = torch.randn(2, 6, span_dim)
+    indices = torch.randint(0, 6, (2, 6, 4))
+    features = torch.randn(2, 6, 4, 60)
+    partial = torch.randn(2, 6, 4)
+    mask = torch.rand(2, 6, 4) > 0.3
+    from allennlp.nn import util
+
+    scores = model._coreference_scores(
+        top, indices, util.flatten_and_batch_shift_indices(indices, 6), features, partial, mask
+    )
+    antecedents = torch.stack([top[b, indices[b]] for b in range(2)])
+    targets = top.unsqueeze(2).expand_as(antecedents)
+    pairs = torch.cat([targets, antecedents, targets * antecedents, features], -1)
+    expected = model._antecedent_scorer(model._antecedent_feedforward(pairs)).squeeze(-1) + partial
+    assert torch.allclose(scores[:, :, 1:][mask], expected[mask], atol=1e-5)
+    assert (scores[:, :, 0] == 0).all() and (scores[:, :, 1:][~mask] < -1e30).all()
+
+
 @pytest.mark.parametrize("config", CONFIGS)
 def test_every_config_builds_its_model(config, coref_environment, tiny_coref_conll):
     params = Params.from_file(config)

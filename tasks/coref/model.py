@@ -219,12 +219,11 @@ class EndToEndCoreferenceResolver(CoreferenceResolver):
         )
         antecedent_mask = antecedent_mask & top_mask.unsqueeze(-1)
         flat_antecedent_indices = util.flatten_and_batch_shift_indices(antecedent_indices, top_indices.size(1))
-        antecedent_embeddings = util.batched_index_select(top_embeddings, antecedent_indices, flat_antecedent_indices)
         features = self._pair_features(
             metadata, top_spans, antecedent_indices, flat_antecedent_indices, antecedent_offsets
         )
         coreference_scores = self._coreference_scores(
-            top_embeddings, antecedent_embeddings, features, partial_scores, antecedent_mask
+            top_embeddings, antecedent_indices, flat_antecedent_indices, features, partial_scores, antecedent_mask
         )
         predicted_antecedents = coreference_scores.argmax(-1) - 1
         predicted_antecedents = predicted_antecedents.masked_fill(~top_mask, -1)
@@ -312,15 +311,44 @@ class EndToEndCoreferenceResolver(CoreferenceResolver):
     def _coreference_scores(
         self,
         top_embeddings: torch.Tensor,
-        antecedent_embeddings: torch.Tensor,
+        antecedent_indices: torch.LongTensor,
+        flat_antecedent_indices: torch.LongTensor,
         features: torch.Tensor,
         partial_scores: torch.Tensor,
         antecedent_mask: torch.BoolTensor,
     ) -> torch.Tensor:
-        """`(batch, num_top_spans, 1 + max_antecedents)`: the dummy's 0, then each antecedent's score."""
-        targets = top_embeddings.unsqueeze(2).expand_as(antecedent_embeddings)
-        pairs = torch.cat([targets, antecedent_embeddings, targets * antecedent_embeddings, features], -1)
-        scores = self._antecedent_scorer(self._antecedent_feedforward(pairs)).squeeze(-1) + partial_scores
+        """
+        `(batch, num_top_spans, 1 + max_antecedents)`: the dummy's 0, then each antecedent's score,
+        the mention scores plus FFNN([g_i, g_j, g_i ∘ g_j, φ(i, j)]).
+
+        The FFNN's first layer is applied to the four parts separately (its weight split by
+        columns), which is the same function: the parts for g_i and g_j are then computed once
+        per span rather than once per pair, and the pairs' concatenation is never built. This
+        cuts the time and memory of the largest computation of the model by about two thirds.
+        """
+        feedforward = self._antecedent_feedforward._module
+        first_layer = feedforward._linear_layers[0]
+        span_dim = top_embeddings.size(-1)
+        target_weight, antecedent_weight, product_weight, feature_weight = first_layer.weight.split(
+            [span_dim, span_dim, span_dim, features.size(-1)], dim=1
+        )
+        antecedent_embeddings = util.batched_index_select(top_embeddings, antecedent_indices, flat_antecedent_indices)
+        antecedent_parts = util.batched_index_select(
+            top_embeddings @ antecedent_weight.t(), antecedent_indices, flat_antecedent_indices
+        )
+        hidden = (
+            (top_embeddings @ target_weight.t()).unsqueeze(2)
+            + antecedent_parts
+            + (top_embeddings.unsqueeze(2) * antecedent_embeddings) @ product_weight.t()
+            + features @ feature_weight.t()
+            + first_layer.bias
+        )
+        hidden = feedforward._dropout[0](feedforward._activations[0](hidden))
+        for layer, activation, dropout in zip(
+            feedforward._linear_layers[1:], feedforward._activations[1:], feedforward._dropout[1:]
+        ):
+            hidden = dropout(activation(layer(hidden)))
+        scores = self._antecedent_scorer(hidden).squeeze(-1) + partial_scores
         scores = util.replace_masked_values(scores, antecedent_mask, util.min_value_of_dtype(scores.dtype))
         return torch.cat([scores.new_zeros(*scores.shape[:2], 1), scores], -1)
 
