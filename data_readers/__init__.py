@@ -7,3 +7,4 @@ from data_readers.subset import TrainingSubsetReader
 from data_readers.sst import SstTreesReader
 from data_readers.snli import SnliJsonlReader
 from data_readers.squad import SquadV1Reader
+from data_readers.conll2012 import Conll2012CorefReader

@@ -21,23 +21,24 @@ from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.predictors import Predictor
 from allennlp.training.checkpointer import Checkpointer
 from allennlp.training.learning_rate_schedulers import LearningRateScheduler
+from allennlp.training.metrics import Metric
 from allennlp.training.moving_average import MovingAverage
 
 REQUIRED = {
     Model: [
-        "bilstm_crf_tagger",  # ours
-        "elmo_bcn", "elmo_esim",  # ours
+        "bilstm_crf_tagger", "elmo_bcn", "elmo_esim", "e2e_coref",  # ours
         "crf_tagger", "srl", "coref", "bidaf", "esim", "bcn",  # allennlp-models
         "bidaf_self_attention", "bidaf_squad_v1",  # ours (SQuAD)
     ],
     DatasetReader: [
-        "conll2003_ner", "sst_trees", "snli_jsonl", "squad_v1",  # ours
+        "conll2003_ner", "sst_trees", "snli_jsonl", "squad_v1", "conll2012_coref",  # ours
         "conll2003", "srl", "coref", "squad", "snli", "sst_tokens",  # allennlp-models
     ],
-    Predictor: ["ner_tagger", "sentiment_classifier", "entailment_classifier", "squad_answerer"],
+    Predictor: ["ner_tagger", "sentiment_classifier", "entailment_classifier", "squad_answerer", "coref_resolver"],
     Tokenizer: ["blank_spacy"],
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
-    LearningRateScheduler: ["reduce_on_plateau"],
+    LearningRateScheduler: ["reduce_on_plateau", "exponential_decay"],
+    Metric: ["conll2012_coref_scores"],
     MovingAverage: ["resumable_exponential"],
     Subcommand: ["reproduce", "report"],
 }

@@ -11,3 +11,4 @@ import tasks.sst  # noqa: E402,F401
 import tasks.snli  # noqa: E402,F401
 import tasks.squad  # noqa: E402,F401
 import tasks.reproduce  # noqa: E402,F401
+import tasks.coref  # noqa: E402,F401

@@ -79,6 +79,14 @@ VARIABLES: Dict[str, Variable] = {
         "cpu",
         kind="devices",
     ),
+    "COREF_TRAIN_DATA": Variable(
+        "CoNLL-2012 coreference train file (*_conll documents)", str(BUNDLED_DATA / "coref" / "train.conll")
+    ),
+    "COREF_DEV_DATA": Variable("CoNLL-2012 coreference dev file", str(BUNDLED_DATA / "coref" / "dev.conll")),
+    "COREF_TEST_DATA": Variable("CoNLL-2012 coreference test file", str(BUNDLED_DATA / "coref" / "test.conll")),
+    "COREF_WORD_VECTORS": Variable(
+        "fixed 300-d word vectors for coreference (GloVe text format); unset: trained from scratch", ""
+    ),
 }
 
 
