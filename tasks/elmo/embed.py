@@ -95,7 +95,7 @@ def embed_file(
     so such a run is neither split nor resumed.
     """
     input_path, output_path = Path(input_path), Path(output_path)
-    _check_choices(layers, mix_weights, lstm_state, max_sentences)
+    _check_choices(layers, mix_weights, lstm_state, batch_size, max_sentences)
     if output_path.exists():
         raise ConfigurationError(f"{output_path} exists: remove it, or choose another output file")
     sentences = read_sentences(input_path, tokenized)
@@ -148,13 +148,15 @@ def embed_file(
     return EmbedReport(len(sentences), len(empty_lines), len(to_compute), remaining, tokens, seconds)
 
 
-def _check_choices(layers: str, mix_weights, lstm_state: str, max_sentences: Optional[int]) -> None:
+def _check_choices(layers: str, mix_weights, lstm_state: str, batch_size: int, max_sentences: Optional[int]) -> None:
     if layers not in LAYER_OUTPUTS:
         raise ConfigurationError(f"layers must be one of {LAYER_OUTPUTS}, not {layers!r}")
     if (layers == "mix") != (mix_weights is not None):
         raise ConfigurationError("give mix weights exactly when the layers are 'mix'")
     if lstm_state not in LSTM_STATES:
         raise ConfigurationError(f"lstm_state must be one of {LSTM_STATES}, not {lstm_state!r}")
+    if batch_size < 1 or (max_sentences is not None and max_sentences < 1):
+        raise ConfigurationError("the batch size and max_sentences must be positive")
     if lstm_state == "carried" and max_sentences is not None:
         raise ConfigurationError("a run with carried LSTM states cannot be split: its vectors depend on every batch before")
 

@@ -156,6 +156,8 @@ def fill(bilm: FrozenBilm, sentences: Dict[bytes, List[List[int]]], batch_size: 
     """Computes into `bilm`'s cache every sentence it does not hold yet, in batches sorted by length."""
     if bilm.cache is None:
         raise ConfigurationError("this biLM has no cache to fill")
+    if batch_size < 1:
+        raise ConfigurationError(f"the batch size must be positive, not {batch_size}")
     stored = bilm.cache._lookup(sentences.keys())  # only which keys are there: nothing is read yet
     missing = sorted((key for key in sentences if key not in stored), key=lambda key: len(sentences[key]))
     tokens = sum(len(ids) for ids in sentences.values())
