@@ -8,7 +8,7 @@ depend on the values; tasks/bilm/weight_file.py writes them).
    (CoNLL-2003 dev when present), passes interleaved and rotated, median (min, max) tokens per
    second of wall time and per second of the process's CPU time (on a shared machine the wall
    time depends on the other jobs; the CPU time much less); the outputs compared (carried: batch after batch with `Elmo`; zero: with `Elmo` reset
-   to its zero state before each batch); each one's peak memory (`ru_maxrss` of a fresh process
+   to its zero state before each batch); each one's peak memory (the peak RSS, VmHWM, of a fresh process
    that loads it and runs the batches with the longest sentences).
 2. The activation cache: bytes on disk per token (float16 and float32), and how fast
    `allennlp elmo-cache`'s fill runs (batches sorted by length).
@@ -170,13 +170,24 @@ def _peak_memory_child(implementation, files, batches, threads, queue) -> None:
     elmo = build(implementation, files)
     after_load = _current_rss_kb()
     run_batches(elmo, batches)
-    queue.put({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "after_load_mb": after_load / 1024,
-               "after_imports_mb": after_import / 1024})
+    queue.put({"peak_mb": _peak_rss_kb() / 1024, "after_load_mb": after_load / 1024, "after_imports_mb": after_import / 1024})
 
 
 def _current_rss_kb() -> int:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def _peak_rss_kb() -> int:
+    """
+    This process's peak RSS (VmHWM). Not `ru_maxrss`: Linux keeps that across execve, so a spawned
+    child would report the parent's RSS at the fork whenever it is the larger.
+    """
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmHWM in /proc/self/status: peak memory is measured on Linux only")
 
 
 def peak_memory(files, sentences, batch_size, threads) -> Dict:
@@ -390,7 +401,7 @@ def main() -> None:
     parser.add_argument("--ner-train-sentences", type=int, default=300)
     parser.add_argument("--ner-dev-sentences", type=int, default=100)
     parser.add_argument("--ner-epochs", type=int, default=2)
-    parser.add_argument("--skip", nargs="*", default=[], choices=["memory", "cache", "ner"])
+    parser.add_argument("--skip", nargs="*", default=[], choices=["memory", "cache", "ner"], help="parts to leave out")
     parser.add_argument("--output", type=Path, help="write the figures as JSON")
     parser.add_argument("--report", type=Path, help="only print the report of figures written before with --output")
     args = parser.parse_args()
