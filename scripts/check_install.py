@@ -40,7 +40,7 @@ REQUIRED = {
     LearningRateScheduler: ["reduce_on_plateau", "exponential_decay"],
     Metric: ["conll2012_coref_scores"],
     MovingAverage: ["resumable_exponential"],
-    Subcommand: ["reproduce", "report"],
+    Subcommand: ["export-bilm", "finetune-bilm", "elmo-cache", "elmo-embed", "reproduce", "report"],
 }
 
 

@@ -2,3 +2,4 @@
 from tasks.elmo.bilm import FrozenBilm
 from tasks.elmo.cache import ActivationCache
 from tasks.elmo.elmo import FastElmoTokenEmbedder, PaperElmo
+from tasks.elmo.commands import ElmoCache, ElmoEmbed
