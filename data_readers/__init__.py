@@ -4,3 +4,6 @@ from data_readers.conll2003 import Conll2003NerReader
 from data_readers.lm_corpus import LanguageModelStreamsReader
 from data_readers.tokenizers import BlankSpacyTokenizer
 from data_readers.subset import TrainingSubsetReader
+from data_readers.conll2012_srl import Conll2012SrlReader
+from data_readers.universal_propbank import UniversalPropBankSrlReader
+from data_readers.propbank_predicates import PropBankPredicatesReader
