@@ -15,19 +15,23 @@ from pathlib import Path
 from allennlp.common.plugins import import_plugins
 from allennlp.data import DatasetReader, Tokenizer
 from allennlp.models import Model
+from allennlp.modules.seq2seq_encoders import Seq2SeqEncoder
 from allennlp.modules.token_embedders import TokenEmbedder
+from allennlp.training.metrics import Metric
 from allennlp.predictors import Predictor
 from allennlp.training.learning_rate_schedulers import LearningRateScheduler
 
 REQUIRED = {
     Model: [
-        "bilstm_crf_tagger",  # ours
+        "bilstm_crf_tagger", "deep_srl", "predicate_tagger",  # ours
         "crf_tagger", "srl", "coref", "bidaf", "esim", "bcn",  # allennlp-models
     ],
-    DatasetReader: ["conll2003_ner", "conll2003", "srl", "coref", "squad", "snli", "sst_tokens"],
-    Predictor: ["ner_tagger"],
+    DatasetReader: ["conll2003_ner", "conll2003", "srl", "coref", "squad", "snli", "sst_tokens", "srl_conll2012", "srl_universal_propbank", "propbank_predicates"],
+    Predictor: ["ner_tagger", "srl_frames"],
     Tokenizer: ["blank_spacy"],
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
+    Seq2SeqEncoder: ["alternating_lstm"],
+    Metric: ["conll2005_srl", "span_f1"],
     LearningRateScheduler: ["reduce_on_plateau"],
 }
 

@@ -7,3 +7,4 @@ apply_defaults()
 import tasks.bilm  # noqa: E402,F401
 import tasks.elmo  # noqa: E402,F401
 import tasks.ner  # noqa: E402,F401
+import tasks.srl  # noqa: E402,F401
