@@ -120,7 +120,7 @@ class TestDeepSrl(ModelTestCase):
         batch = self.dataset.as_tensor_dict()
         output = self.model(**batch)
         assert "predicted_tag_ids" not in output and output["loss"].requires_grad
-        assert self.model.get_metrics()["f1-measure-overall"] == 0.0  # nothing scored while training
+        assert self.model.get_metrics() == {}  # nothing decoded, nothing scored while training
 
 
 def test_decoding_never_breaks_the_bio_constraints():

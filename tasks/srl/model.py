@@ -30,7 +30,7 @@ class DeepSrl(Model):
     `elmo_at_input`), encoded by a stack of interleaved highway LSTMs (AllenNLP's
     `alternating_lstm`), the top output (with ELMo when `elmo_at_output`) projected to tag scores,
     and trained by per-word cross-entropy. Decoding is Viterbi over log-probabilities under the
-    BIO constraints (no `I-X` that does not continue an `X`). In evaluation the official
+    BIO constraints (no `I-X` that does not continue an `X`). Outside training the official
     CoNLL-2005 score (`Conll2005SrlScore`) is computed on the decoded tags.
 
     The instances are allennlp-models' `srl` layout, and the encoder is the one its
@@ -157,7 +157,12 @@ class DeepSrl(Model):
         return output_dict
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        """Overall P/R/F1 for the progress bar; per label too at the end of an epoch or evaluation."""
+        """
+        Overall P/R/F1 for the progress bar, per label too at the end of an evaluation; nothing
+        while training, when no tags are decoded (as in allennlp-models' SRL model).
+        """
+        if self.training:
+            return {}
         metrics = self.srl_score.get_metric(reset)
         if reset:
             return metrics
