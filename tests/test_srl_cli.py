@@ -1,6 +1,13 @@
-"""docs/srl.md's commands, run as a user runs them: `allennlp train`, `evaluate` and `predict` from the repository root."""
+"""
+docs/srl.md's commands, run as a user runs them from the repository root: `allennlp train`,
+`evaluate` and `predict`, and scripts/compare_srl_scores.py.
+"""
+import contextlib
+import io
 import json
 import os
+import runpy
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +16,7 @@ import pytest
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from tests.srl_fixtures import write_fixtures
+from tests.srl_fixtures import expected_frames, write_fixtures
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLENNLP = str(Path(sys.executable).parent / "allennlp")
@@ -51,13 +58,53 @@ def test_train_reports_the_official_score_per_label(trained):
     assert 0.0 <= predicate_metrics["test_predicate-f1"] <= 1.0
 
 
-def test_evaluate_reads_the_data_with_the_archived_reader(trained, tmp_path):
+@pytest.fixture(scope="module")
+def evaluated(trained):
+    """What `allennlp evaluate` reports for the trained SRL model on the fixture."""
     directory, conllu, environment = trained
-    output = tmp_path / "evaluation.json"
+    output = directory / "evaluation.json"
     allennlp("evaluate", str(directory / "srl" / "model.tar.gz"), str(conllu), "--output-file", str(output),
              environment=environment)
-    metrics = json.loads(output.read_text())
-    assert {"f1-measure-overall", "precision-overall", "recall-overall", "f1-measure-ARG0", "loss"} <= set(metrics)
+    return json.loads(output.read_text())
+
+
+@pytest.fixture(scope="module")
+def compared(trained):
+    """What scripts/compare_srl_scores.py prints and writes for the same model and file (run in this
+    process, as `python scripts/compare_srl_scores.py ...` runs it, to save a second start-up)."""
+    directory, conllu, _ = trained
+    output = directory / "scores.json"
+    archive = str(directory / "srl" / "model.tar.gz")
+    arguments = [archive, str(conllu), "--batch-size", "3", "--output-file", str(output)]
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(printed):
+        patch.setattr(sys, "argv", ["compare_srl_scores.py", *arguments])
+        runpy.run_path(str(ROOT / "scripts" / "compare_srl_scores.py"), run_name="__main__")
+    return json.loads(output.read_text()), printed.getvalue()
+
+
+def test_evaluate_reads_the_data_with_the_archived_reader(evaluated):
+    assert {"f1-measure-overall", "precision-overall", "recall-overall", "f1-measure-ARG0", "loss"} <= set(evaluated)
+
+
+def test_compare_scores_official_is_what_evaluate_reports(evaluated, compared):
+    scores, printed = compared
+    for name in ("precision", "recall", "f1-measure"):
+        assert scores["official"][name] == pytest.approx(100 * evaluated[f"{name}-overall"], abs=0.01), name
+    frames = len(expected_frames())
+    assert scores["propositions"]["count"] == frames
+    assert 0 <= scores["propositions"]["argmax_invalid_bio"] <= frames
+    printed_names = {line.split()[0] for line in printed.splitlines() if line.strip()}
+    for name in ("official", "span_f1", "span_f1/argmax", "official/prob"):
+        assert set(scores[name]) == {"precision", "recall", "f1-measure"} and 0 <= scores[name]["f1-measure"] <= 100
+        assert name in printed_names, name
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl is needed to run the official srl-eval.pl")
+def test_compare_scores_official_is_what_srl_eval_pl_computes(compared):
+    scores, _ = compared
+    for name in ("precision", "recall", "f1-measure"):
+        assert scores["srl-eval.pl"][name] == pytest.approx(scores["official"][name], abs=0.01), name
 
 
 def test_predict_finds_predicates_and_labels_their_arguments(trained, tmp_path):

@@ -1,7 +1,8 @@
 """
 The CoNLL-2005 score (tasks/srl/metrics.py): hand-worked propositions, agreement with the official
 srl-eval.pl (through allennlp-models' SrlEvalScorer) on random ones, and the cases where AllenNLP's
-`span_f1` (SpanBasedF1Measure, what AllenNLP's SRL model reported up to 0.9) counts differently.
+`span_f1` (SpanBasedF1Measure, what AllenNLP's SRL model reported until allenai/allennlp#3164,
+August 2019) counts differently.
 """
 import random
 import shutil
@@ -193,9 +194,9 @@ def test_on_plain_propositions_both_agree_invalid_sequences_included():
 
 
 def test_allennlp_srl_model_scored_the_per_word_argmax_not_the_decoded_tags():
-    # Up to AllenNLP 0.9, SemanticRoleLabeler.forward fed span_f1 its class probabilities, whose
-    # per-word argmax can be an invalid sequence; only `decode` (the predictor) ran constrained
-    # Viterbi. Here the argmax breaks a four-word ARG1 in three; our model's decoding keeps it whole.
+    # Until allenai/allennlp#3164 (August 2019), SemanticRoleLabeler.forward fed span_f1 its class
+    # probabilities, whose per-word argmax can be an invalid sequence; only `decode` (the predictor)
+    # ran constrained Viterbi. Here the argmax breaks a four-word ARG1 in three; our model's decoding keeps it whole.
     labels = ["O", "B-V", "B-ARG1", "I-ARG1", "I-ARG2"]
     probabilities = torch.tensor([
         [0.01, 0.97, 0.01, 0.005, 0.005],
