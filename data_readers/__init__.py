@@ -8,3 +8,6 @@ from data_readers.sst import SstTreesReader
 from data_readers.snli import SnliJsonlReader
 from data_readers.squad import SquadV1Reader
 from data_readers.conll2012 import Conll2012CorefReader
+from data_readers.conll2012_srl import Conll2012SrlReader
+from data_readers.universal_propbank import UniversalPropBankSrlReader
+from data_readers.propbank_predicates import PropBankPredicatesReader

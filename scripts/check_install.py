@@ -17,6 +17,7 @@ from allennlp.commands.train import TrainModel
 from allennlp.common.plugins import import_plugins
 from allennlp.data import DatasetReader, Tokenizer
 from allennlp.models import Model
+from allennlp.modules.seq2seq_encoders import Seq2SeqEncoder
 from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.predictors import Predictor
 from allennlp.training.checkpointer import Checkpointer
@@ -26,19 +27,21 @@ from allennlp.training.moving_average import MovingAverage
 
 REQUIRED = {
     Model: [
-        "bilstm_crf_tagger", "elmo_bcn", "elmo_esim", "e2e_coref",  # ours
+        "bilstm_crf_tagger", "elmo_bcn", "elmo_esim", "e2e_coref", "deep_srl", "predicate_tagger",  # ours
         "crf_tagger", "srl", "coref", "bidaf", "esim", "bcn",  # allennlp-models
         "bidaf_self_attention", "bidaf_squad_v1",  # ours (SQuAD)
     ],
     DatasetReader: [
-        "conll2003_ner", "sst_trees", "snli_jsonl", "squad_v1", "conll2012_coref",  # ours
+        "conll2003_ner", "sst_trees", "snli_jsonl", "squad_v1", "conll2012_coref",
+        "srl_conll2012", "srl_universal_propbank", "propbank_predicates",  # ours
         "conll2003", "srl", "coref", "squad", "snli", "sst_tokens",  # allennlp-models
     ],
-    Predictor: ["ner_tagger", "sentiment_classifier", "entailment_classifier", "squad_answerer", "coref_resolver"],
+    Predictor: ["ner_tagger", "sentiment_classifier", "entailment_classifier", "squad_answerer", "coref_resolver", "srl_frames"],
     Tokenizer: ["blank_spacy"],
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
     LearningRateScheduler: ["reduce_on_plateau", "exponential_decay"],
-    Metric: ["conll2012_coref_scores"],
+    Seq2SeqEncoder: ["alternating_lstm"],
+    Metric: ["conll2012_coref_scores", "conll2005_srl", "span_f1"],
     MovingAverage: ["resumable_exponential"],
     Subcommand: ["export-bilm", "finetune-bilm", "elmo-cache", "elmo-embed", "reproduce", "report"],
 }

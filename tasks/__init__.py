@@ -12,3 +12,4 @@ import tasks.snli  # noqa: E402,F401
 import tasks.squad  # noqa: E402,F401
 import tasks.reproduce  # noqa: E402,F401
 import tasks.coref  # noqa: E402,F401
+import tasks.srl  # noqa: E402,F401

@@ -9,7 +9,7 @@ is set must name an existing file: otherwise loading stops at once, naming the v
 import logging
 import os
 from pathlib import Path
-from typing import Dict, NamedTuple
+from typing import Dict, NamedTuple, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
@@ -23,7 +23,9 @@ BUNDLED_BILM = PROJECT_ROOT / "bundled" / "bilm"
 class Variable(NamedTuple):
     description: str
     default: str  # "" means the config's own fallback (for optional inputs)
-    kind: str = "file"  # "file" must exist; "directory" is made on first use; "fraction" and "count" are numbers; "devices": see DEVICES
+    kind: str = "file"  # "file" must exist; "directory" is made on first use; "fraction" and "count" are numbers;
+    # "devices": see DEVICES; "path": an existing file or directory; "choice": one of `choices`
+    choices: Tuple[str, ...] = ()
 
 
 VARIABLES: Dict[str, Variable] = {
@@ -87,6 +89,22 @@ VARIABLES: Dict[str, Variable] = {
     "COREF_WORD_VECTORS": Variable(
         "fixed 300-d word vectors for coreference (GloVe text format); unset: trained from scratch", ""
     ),
+    "SRL_DATA_FORMAT": Variable(
+        "format of the SRL data files", "universal_propbank", kind="choice",
+        choices=("universal_propbank", "conll2012"),
+    ),
+    "SRL_TRAIN_DATA": Variable(
+        "SRL training data: a CoNLL-U + PropBank file, or CoNLL-2012 file or directory",
+        str(BUNDLED_DATA / "srl" / "train.conllu"), kind="path",
+    ),
+    "SRL_DEV_DATA": Variable("SRL development data, same format", str(BUNDLED_DATA / "srl" / "dev.conllu"), kind="path"),
+    "SRL_TEST_DATA": Variable("SRL test data, same format", str(BUNDLED_DATA / "srl" / "test.conllu"), kind="path"),
+    "SRL_WORD_VECTORS": Variable(
+        "pretrained word vectors for SRL (GloVe text format, the paper: 100-d GloVe); unset: trained from scratch", ""
+    ),
+    "SRL_PREDICATE_MODEL": Variable(
+        "predicate_tagger archive the SRL predictor finds predicates in raw text with; unset: none", ""
+    ),
 }
 
 
@@ -125,6 +143,10 @@ def _check(name: str, variable: Variable, value: str) -> None:
         raise ConfigurationError(f"{name} names {value!r}, which is not a directory ({variable.description}).")
     if variable.kind == "fraction" and not (_is_number(value) and 0 < float(value) <= 1):
         raise ConfigurationError(f"{name} is {value!r}: expected a number in (0, 1] ({variable.description}).")
+    if variable.kind == "path" and "://" not in value and not Path(value).exists():
+        raise ConfigurationError(f"{name} names {value!r}, which does not exist ({variable.description}).")
+    if variable.kind == "choice" and value not in variable.choices:
+        raise ConfigurationError(f"{name} is {value!r}: expected one of {', '.join(variable.choices)} ({variable.description}).")
     if variable.kind == "count" and not (value.isdigit() and int(value) > 0):
         raise ConfigurationError(f"{name} is {value!r}: expected a positive whole number ({variable.description}).")
     if variable.kind == "devices" and not _are_devices(value):

@@ -1,0 +1,73 @@
+"""
+What the suite's SRL readers share: a sentence with its PropBank frames as BIO tags, and the
+reader base that turns each frame into one instance of allennlp-models' `srl` layout.
+"""
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, List, Tuple
+
+from allennlp.data import Instance, Token
+from allennlp_models.structured_prediction.dataset_readers.srl import SrlReader
+
+from data_readers.errors import DataFormatError
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class PropBankSentence:
+    """One sentence: its words, each predicate's word index and that predicate's BIO tags."""
+
+    words: List[str]
+    predicates: List[int]
+    tags: List[List[str]]
+    path: str
+    line_number: int  # of the sentence's first line, for messages
+
+
+class SrlFramesReader(SrlReader):
+    """
+    One instance per predicate, exactly as allennlp-models' `srl` reader builds them
+    (`SrlReader.text_to_instance`: `tokens`, `verb_indicator`, `tags`, `metadata` with `words`,
+    `verb`, `verb_index` and `gold_tags`), from the sentences a subclass reads in `sentences`.
+
+    The predicate indicator marks the predicate's word alone (He et al. 2017), also where its `V`
+    spans several words or has `C-V` continuations, so it matches what the predictor gives for raw
+    text. Sentences without predicates give no instance (AllenNLP's reader gives one with all tags
+    `O`, which adds nothing to the span metric); the log says how many there were.
+    """
+
+    def _read(self, file_path: str) -> Iterable[Instance]:
+        sentences = without_predicates = frames = 0
+        for sentence in self.sentences(file_path):
+            sentences += 1
+            if not sentence.predicates:
+                without_predicates += 1
+                continue
+            tokens = [Token(word) for word in sentence.words]
+            for predicate, tags in zip(sentence.predicates, sentence.tags):
+                frames += 1
+                indicator = [0] * len(tokens)
+                indicator[predicate] = 1
+                yield self.text_to_instance(tokens, indicator, tags)
+        logger.info(
+            "%s: %d frames from %d sentences; %d sentences without a predicate gave no instance",
+            file_path, frames, sentences, without_predicates,
+        )
+
+    def sentences(self, file_path: str) -> Iterator[PropBankSentence]:
+        """Every sentence of `file_path`, predicates or not, validated."""
+        raise NotImplementedError
+
+
+def numbered_lines(path: Path) -> Iterator[Tuple[int, str]]:
+    """`(line number, line without its end)` for each line of a UTF-8 file; errors name the line."""
+    with open(path, "rb") as data_file:
+        for line_number, raw_line in enumerate(data_file, start=1):
+            try:
+                yield line_number, raw_line.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as error:
+                raise DataFormatError(
+                    path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}"
+                ) from None

@@ -1,0 +1,5 @@
+"""Semantic role labelling on PropBank (the ELMo paper's §A.5): model, predicate tagger, metric, predictor."""
+from tasks.srl.metrics import Conll2005SrlScore
+from tasks.srl.model import DeepSrl
+from tasks.srl.predicate_tagger import PredicateTagger
+from tasks.srl.predictor import SrlFramesPredictor
