@@ -116,10 +116,14 @@ class Runner:
         """Runs every run not finished; returns 0 if none failed or conflicts, 1 otherwise."""
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         previous_handler = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the current run as Ctrl-C does
+        # Started in the background (`nohup ... &`), SIGINT is ignored, and the training runs would
+        # inherit that and ignore the SIGINT that stops them cleanly: give it back its handler.
+        previous_interrupt = signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             return self._run_all()
         finally:
             signal.signal(signal.SIGTERM, previous_handler)
+            signal.signal(signal.SIGINT, previous_interrupt)
 
     def _run_all(self) -> int:
         with open(self.runs_dir / ".lock", "w") as lock:
