@@ -71,11 +71,19 @@ local srl = {
     SRL_TEST_DATA: shared + '/srl_up_ewt/en_ewt-up-dev.conllu',
   },
 };
-// LitBank's documents come as one file each, with ten train/dev/test folds of ids: the coreference
-// task's docs (docs/coref.md) say how to write fold 0 as the three files named here.
+// LitBank's documents come as one file each, with ten train/dev/test folds of ids; write fold 0 as
+// the three files named here first (docs/coref.md):
+//   python scripts/litbank_coref_split.py --litbank ../shared/data/litbank --split 0 --output-dir runs/data/litbank_fold0
+// Sizes are scripts/train_coref_litbank.sh's: with the config's own (50-sentence training windows,
+// whole documents, 250 antecedents) an epoch takes about 8 minutes here.
 local coref = {
   task: 'coref',
-  overrides: { 'trainer.num_epochs': 5 },
+  overrides: {
+    'trainer.num_epochs': 5,
+    'dataset_reader.max_training_sentences': 8,
+    'validation_dataset_reader.max_sentences': 20,
+    'model.max_antecedents': 30,
+  },
   data: 'LitBank coreference (CC BY 4.0), fold 0 (80 / 10 / 10 documents) for OntoNotes',
   environment: {
     COREF_TRAIN_DATA: 'runs/data/litbank_fold0/train.conll',
