@@ -110,6 +110,7 @@ class ActivationCache:
         """Appends each sentence's layers (as stored, so callers see the stored values) and indexes them."""
         layers = torch.stack([layer.detach() for layer in computed["activations"]]).cpu().numpy()
         entries = {key: numpy.ascontiguousarray(layers[:, row, : length + 2], dtype=self.dtype) for row, (key, length) in enumerate(zip(keys, lengths))}
+        database = self._database()  # before taking the lock, which opening the database takes too
         with open(self.path / "write.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             with open(self._data_path, "ab") as data:
@@ -119,7 +120,6 @@ class ActivationCache:
                     data.write(array.tobytes())
                     index_rows.append((key, offset, array.shape[1]))
                     offset += array.size
-            database = self._database()
             database.executemany("INSERT OR IGNORE INTO activations VALUES (?, ?, ?)", index_rows)
             database.commit()
         return entries
@@ -132,11 +132,17 @@ class ActivationCache:
 
     def _database(self) -> sqlite3.Connection:
         if self._connection is None or self._connection_pid != os.getpid():  # a forked worker opens its own
-            self._connection = sqlite3.connect(self.path / "index.sqlite", timeout=600)
-            self._connection.execute("PRAGMA journal_mode=WAL")
-            self._connection.execute(
-                "CREATE TABLE IF NOT EXISTS activations (key BLOB PRIMARY KEY, offset INTEGER NOT NULL, positions INTEGER NOT NULL)"
-            )
+            # Under the writers' lock: two processes switching the journal mode at once (distributed
+            # training's workers start together) get "database is locked" at once, not after a wait.
+            with open(self.path / "write.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                self._connection = sqlite3.connect(self.path / "index.sqlite", timeout=600)
+                self._connection.execute("PRAGMA journal_mode=WAL")
+                self._connection.execute(
+                    "CREATE TABLE IF NOT EXISTS activations "
+                    "(key BLOB PRIMARY KEY, offset INTEGER NOT NULL, positions INTEGER NOT NULL)"
+                )
+                self._connection.commit()
             self._connection_pid = os.getpid()
         return self._connection
 
