@@ -2,10 +2,10 @@
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 
-import torch.distributed as dist
-from allennlp.common.util import is_distributed
 from allennlp.training.metrics import Metric
 from seqeval.metrics.sequence_labeling import get_entities
+
+from tasks.common.counts import gathered_counts
 
 # seqeval's chunker knows IOB1, BIO and IOBES prefixes; BIOUL is IOBES with other letters.
 _BIOUL_TO_IOBES = {"U": "S", "L": "E"}
@@ -41,7 +41,7 @@ class SeqevalF1(Metric):
             self._counts["correct"].update(entity_type for entity_type, _, _ in predicted & gold)
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
-        counts = self._gathered_counts()
+        counts = gathered_counts(self._counts)
         metrics: Dict[str, float] = {}
         entity_types = sorted(set(counts["gold"]) | set(counts["predicted"]))
         for entity_type in entity_types:
@@ -69,13 +69,6 @@ class SeqevalF1(Metric):
         for counter in self._counts.values():
             counter.clear()
 
-    def _gathered_counts(self) -> Dict[str, Counter]:
-        """This process's counts, summed over all workers in distributed training."""
-        if not is_distributed():
-            return self._counts
-        every_worker: List[Dict[str, Counter]] = [{} for _ in range(dist.get_world_size())]
-        dist.all_gather_object(every_worker, self._counts)
-        return {name: sum((worker[name] for worker in every_worker), Counter()) for name in self._counts}
 
 
 def _precision_recall_f1(name: str, correct: int, predicted: int, gold: int) -> Dict[str, float]:

@@ -22,9 +22,9 @@ shows on hand-worked ones where AllenNLP's `span_f1` counts differently.
 from collections import Counter
 from typing import Dict, List, NamedTuple, Sequence, Tuple
 
-import torch.distributed as dist
-from allennlp.common.util import is_distributed
 from allennlp.training.metrics import Metric
+
+from tasks.common.counts import gathered_counts
 
 EXCLUDED_LABELS = ("V",)
 CONTINUATION = "C-"
@@ -113,7 +113,7 @@ class Conll2005SrlScore(Metric):
                 self._counts[name].update(counter)
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
-        counts = self._gathered_counts()
+        counts = gathered_counts(self._counts)
         metrics: Dict[str, float] = {}
         for label in sorted(set().union(*counts.values())):
             metrics.update(
@@ -135,13 +135,6 @@ class Conll2005SrlScore(Metric):
         for counter in self._counts.values():
             counter.clear()
 
-    def _gathered_counts(self) -> Dict[str, Counter]:
-        """This process's counts, summed over all workers in distributed training."""
-        if not is_distributed():
-            return self._counts
-        every_worker: List[Dict[str, Counter]] = [{} for _ in range(dist.get_world_size())]
-        dist.all_gather_object(every_worker, self._counts)
-        return {name: sum((worker[name] for worker in every_worker), Counter()) for name in self._counts}
 
 
 def precision_recall_f1(name: str, correct: int, excess: int, missed: int) -> Dict[str, float]:
