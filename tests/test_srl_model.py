@@ -167,7 +167,8 @@ def test_valid_argmax_is_decoded_unchanged():
 
 
 def test_elmo_settings_and_labels_are_checked():
-    from tasks.srl.model import _check_bio, _check_elmo
+    from tasks.elmo import check_elmo_places as _check_elmo
+    from tasks.srl.model import _check_bio
 
     with pytest.raises(ConfigurationError, match="but the model has no elmo"):
         _check_elmo(None, True, False)

@@ -10,7 +10,7 @@ keeps γ trainable, as the paper does (§A.2: without γ, training failed), wher
 `scalar_mix_parameters` freeze γ too. `FastElmoTokenEmbedder` ("fast_elmo") is the drop-in for
 AllenNLP's `elmo_token_embedder`, with the same config keys.
 """
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -147,3 +147,26 @@ class FastElmoTokenEmbedder(TokenEmbedder):
         for _ in range(representation.dim() - 2):
             projection = TimeDistributed(projection)
         return projection(representation)
+
+
+def check_elmo_places(
+    elmo: Optional[PaperElmo], at_input: bool, at_output: bool, flags: Tuple[str, str] = ("elmo_at_input", "elmo_at_output")
+) -> None:
+    """
+    For a model that concatenates ELMo at its input and/or its encoder's output: one scalar mix per
+    place ELMo enters, and an `elmo` exactly when some place asks for it. `flags` names the model's
+    two switches in the messages.
+    """
+    places = int(at_input) + int(at_output)
+    switches = f"{flags[0]}={at_input}, {flags[1]}={at_output}"
+    if elmo is None:
+        if places:
+            raise ConfigurationError(f"{flags[0]} or {flags[1]} is true, but the model has no elmo: no `elmo` was given")
+        return
+    if places == 0:
+        raise ConfigurationError(f"`elmo` was given, but {flags[0]} and {flags[1]} are both false")
+    mixes = len(elmo._scalar_mixes)  # one mix per output representation (AllenNLP's Elmo has no public count)
+    if mixes != places:
+        raise ConfigurationError(
+            f"`elmo` has num_output_representations={mixes}, but ELMo enters {places} place(s) ({switches})"
+        )

@@ -22,7 +22,7 @@ from allennlp.nn import InitializerApplicator
 from allennlp.nn.util import get_text_field_mask, masked_max, masked_mean, masked_softmax, weighted_sum
 from allennlp.training.metrics import CategoricalAccuracy
 
-from tasks.elmo import PaperElmo
+from tasks.elmo import PaperElmo, check_elmo_places
 
 ELMO_KEY = "elmo"
 
@@ -85,7 +85,7 @@ class ElmoEsim(Model):
         **kwargs,
     ) -> None:
         super().__init__(vocab, **kwargs)
-        _check_elmo_places(elmo, use_input_elmo, use_output_elmo)
+        check_elmo_places(elmo, use_input_elmo, use_output_elmo, ("use_input_elmo", "use_output_elmo"))
         if ELMO_KEY in getattr(text_field_embedder, "_token_embedders", {}):
             raise ConfigurationError(
                 f"give ELMo to elmo_esim as `elmo` (with use_input_elmo / use_output_elmo), not as the "
@@ -213,22 +213,6 @@ def _mean_and_max(encoded: torch.Tensor, mask: torch.BoolTensor) -> Tuple[torch.
     """Mean and max over the unmasked positions, `(batch, dim)` each."""
     expanded = mask.unsqueeze(-1)
     return masked_mean(encoded, expanded, dim=1), masked_max(encoded, expanded, dim=1)
-
-
-def _check_elmo_places(elmo: Optional[PaperElmo], use_input_elmo: bool, use_output_elmo: bool) -> None:
-    """One scalar mix per place ELMo enters, and ELMo only where a place asks for it."""
-    places = int(use_input_elmo) + int(use_output_elmo)
-    if elmo is None and places:
-        raise ConfigurationError("use_input_elmo or use_output_elmo is true, but no `elmo` was given")
-    if elmo is not None:
-        mixes = len(elmo._scalar_mixes)
-        if places == 0:
-            raise ConfigurationError("`elmo` was given, but use_input_elmo and use_output_elmo are both false")
-        if mixes != places:
-            raise ConfigurationError(
-                f"`elmo` has num_output_representations={mixes}, but ELMo enters {places} place(s) "
-                f"(use_input_elmo={use_input_elmo}, use_output_elmo={use_output_elmo})"
-            )
 
 
 def _check_size(first: int, second: int, first_name: str, second_name: str) -> None:

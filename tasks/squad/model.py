@@ -25,7 +25,7 @@ from allennlp.nn.util import (
     weighted_sum,
 )
 
-from tasks.elmo import PaperElmo
+from tasks.elmo import PaperElmo, check_elmo_places
 from tasks.squad.metrics import SquadV1EmF1
 from tasks.squad.spans import best_spans
 
@@ -94,7 +94,7 @@ class BidafSelfAttention(Model):
         **kwargs,
     ) -> None:
         super().__init__(vocab, **kwargs)
-        _check_elmo(elmo, elmo_at_input, elmo_at_output)
+        check_elmo_places(elmo, elmo_at_input, elmo_at_output)
         self._elmo = elmo
         self._elmo_at_input = elmo_at_input
         self._elmo_at_output = elmo_at_output
@@ -233,19 +233,3 @@ def _span_text(metadata: Dict[str, Any], start: int, end: int) -> str:
     """The passage text from the first character of token `start` to the last of token `end`."""
     offsets = metadata["token_offsets"]
     return metadata["original_passage"][offsets[start][0] : offsets[end][1]]
-
-
-def _check_elmo(elmo: Optional[PaperElmo], at_input: bool, at_output: bool) -> None:
-    if elmo is None:
-        if at_input or at_output:
-            raise ConfigurationError("elmo_at_input or elmo_at_output is set, but the model has no elmo")
-        return
-    wanted = int(at_input) + int(at_output)
-    if wanted == 0:
-        raise ConfigurationError("the model has an elmo but neither elmo_at_input nor elmo_at_output is set")
-    given = len(elmo._scalar_mixes)  # one mix per output representation (AllenNLP's Elmo has no public count)
-    if given != wanted:
-        raise ConfigurationError(
-            f"elmo has num_output_representations={given}, but ELMo enters at {wanted} place(s) "
-            "(elmo_at_input + elmo_at_output)"
-        )

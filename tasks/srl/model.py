@@ -16,7 +16,7 @@ from allennlp.modules.token_embedders import Embedding
 from allennlp.nn import InitializerApplicator
 from allennlp.nn.util import get_text_field_mask, sequence_cross_entropy_with_logits, viterbi_decode
 
-from tasks.elmo import PaperElmo
+from tasks.elmo import PaperElmo, check_elmo_places
 from tasks.srl.metrics import Conll2005SrlScore
 
 ELMO_INDEXER = "elmo"
@@ -76,7 +76,7 @@ class DeepSrl(Model):
         **kwargs,
     ) -> None:
         super().__init__(vocab, **kwargs)
-        _check_elmo(elmo, elmo_at_input, elmo_at_output)
+        check_elmo_places(elmo, elmo_at_input, elmo_at_output)
         self.elmo = elmo
         self.elmo_at_input = elmo_at_input
         self.elmo_at_output = elmo_at_output
@@ -189,22 +189,6 @@ class DeepSrl(Model):
 
     def _tag_strings(self, tag_ids: List[int]) -> List[str]:
         return [self.vocab.get_token_from_index(index, self.label_namespace) for index in tag_ids]
-
-
-def _check_elmo(elmo: Optional[PaperElmo], at_input: bool, at_output: bool) -> None:
-    if elmo is None:
-        if at_input or at_output:
-            raise ConfigurationError("elmo_at_input or elmo_at_output is set, but the model has no elmo")
-        return
-    wanted = int(at_input) + int(at_output)
-    if wanted == 0:
-        raise ConfigurationError("the model has an elmo but neither elmo_at_input nor elmo_at_output is set")
-    given = len(elmo._scalar_mixes)  # one mix per output representation (AllenNLP's Elmo has no public count)
-    if given != wanted:
-        raise ConfigurationError(
-            f"elmo has num_output_representations={given}, but ELMo enters at {wanted} place(s) "
-            "(elmo_at_input + elmo_at_output)"
-        )
 
 
 def _check_bio(labels) -> None:
