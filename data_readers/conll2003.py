@@ -19,7 +19,7 @@ from allennlp.data.dataset_readers.dataset_utils.span_utils import to_bioul
 from allennlp.data.fields import MetadataField, SequenceLabelField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer, TokenIndexer
 
-from data_readers.errors import DataFormatError
+from data_readers.errors import DataFormatError, numbered_lines
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ class Conll2003NerReader(DatasetReader):
         """Yields `(words, IOB1 tags)` per sentence, validating every line."""
         words: List[str] = []
         tags: List[str] = []
-        for line_number, line in self._numbered_lines(path):
+        for line_number, line in numbered_lines(path):
             columns = line.split()
             if not columns:
                 if words:
@@ -127,16 +127,6 @@ class Conll2003NerReader(DatasetReader):
         if words:
             yield words, tags
 
-    @staticmethod
-    def _numbered_lines(path: Path) -> Iterator[Tuple[int, str]]:
-        with open(path, "rb") as data_file:
-            for line_number, raw_line in enumerate(data_file, start=1):
-                try:
-                    yield line_number, raw_line.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    raise DataFormatError(
-                        path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}"
-                    ) from None
 
     def text_to_instance(  # type: ignore
         self, tokens: List[Token], iob1_tags: Optional[List[str]] = None

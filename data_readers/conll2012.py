@@ -28,7 +28,7 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer, TokenIndexer
 from allennlp_models.coref.dataset_readers.conll import ConllCorefReader
 from allennlp_models.coref.util import make_coref_instance
 
-from data_readers.errors import DataFormatError
+from data_readers.errors import DataFormatError, numbered_lines
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ def read_conll2012(path: Path) -> Iterator[CorefDocument]:
         words, speakers, sentence_columns = [], [], None
 
     line_number = 0
-    for line_number, line in _numbered_lines(path):
+    for line_number, line in numbered_lines(path):
         stripped = line.strip()
         if stripped.startswith("#begin document"):
             if document is not None:
@@ -192,15 +192,6 @@ def _read_coreference(
             clusters.setdefault(cluster_id, []).append((start, token))
 
 
-def _numbered_lines(path: Path) -> Iterator[Tuple[int, str]]:
-    with open(path, "rb") as data_file:
-        for line_number, raw_line in enumerate(data_file, start=1):
-            try:
-                yield line_number, raw_line.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise DataFormatError(
-                    path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}"
-                ) from None
 
 
 @DatasetReader.register("conll2012_coref")

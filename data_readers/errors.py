@@ -1,6 +1,7 @@
-"""The error every reader raises for malformed input: where it is, and what was expected."""
-from typing import Union
+"""The error every reader raises for malformed input (where it is, and what was expected), and the
+line reader that raises it for text that is not UTF-8."""
 from os import PathLike
+from typing import Iterator, Tuple, Union
 
 
 class DataFormatError(ValueError):
@@ -10,3 +11,15 @@ class DataFormatError(ValueError):
         self.path = str(path)
         self.line_number = line_number
         super().__init__(f"{self.path}, line {line_number}: {message}")
+
+
+def numbered_lines(path: Union[str, PathLike]) -> Iterator[Tuple[int, str]]:
+    """`(line number, line)` for each line of a UTF-8 file, 1-based; bytes that are not UTF-8 stop with the line."""
+    with open(path, "rb") as data_file:
+        for line_number, raw_line in enumerate(data_file, start=1):
+            try:
+                yield line_number, raw_line.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise DataFormatError(
+                    path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}"
+                ) from None

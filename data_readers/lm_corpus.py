@@ -22,7 +22,7 @@ from allennlp.data import DatasetReader, Instance, Token
 from allennlp.data.fields import MetadataField, TextField
 from allennlp.data.token_indexers import ELMoTokenCharactersIndexer, SingleIdTokenIndexer
 
-from data_readers.errors import DataFormatError
+from data_readers.errors import numbered_lines
 from data_readers.tokenizers import BlankSpacyTokenizer
 
 logger = logging.getLogger(__name__)
@@ -86,16 +86,11 @@ class LanguageModelStreamsReader(DatasetReader):
 
     def _corpus_tokens(self, path: Path) -> Iterator[str]:
         """Every token of the corpus, sentences wrapped in boundary tokens."""
-        with open(path, "rb") as corpus:
-            for line_number, raw_line in enumerate(corpus, start=1):
-                try:
-                    line = raw_line.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    raise DataFormatError(path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}") from None
-                for sentence in self._sentences(line):
-                    yield SENTENCE_START
-                    yield from sentence
-                    yield SENTENCE_END
+        for _, line in numbered_lines(path):
+            for sentence in self._sentences(line):
+                yield SENTENCE_START
+                yield from sentence
+                yield SENTENCE_END
 
     def _sentences(self, line: str) -> List[List[str]]:
         if self._tokenizer is None:

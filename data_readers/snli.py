@@ -23,7 +23,7 @@ from allennlp.data.token_indexers import TokenIndexer
 from allennlp.data.tokenizers import Tokenizer
 from allennlp_models.pair_classification.dataset_readers.snli import SnliReader, maybe_collapse_label
 
-from data_readers.errors import DataFormatError
+from data_readers.errors import DataFormatError, numbered_lines
 from data_readers.tokenizers import BlankSpacyTokenizer
 
 logger = logging.getLogger(__name__)
@@ -114,22 +114,15 @@ class SnliJsonlReader(SnliReader):
 
 def _numbered_records(path: Path) -> Iterator[Tuple[int, Any]]:
     """The JSON value of each non-blank line, with its 1-based number."""
-    with open(path, "rb") as jsonl_file:
-        for line_number, raw_line in enumerate(jsonl_file, start=1):
-            try:
-                line = raw_line.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise DataFormatError(
-                    path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}"
-                ) from None
-            if not line.strip():
-                continue
-            try:
-                yield line_number, json.loads(line.strip())
-            except json.JSONDecodeError as error:
-                raise DataFormatError(
-                    path, line_number, f"expected one JSON object per line: {error.msg} (column {error.colno})"
-                ) from None
+    for line_number, line in numbered_lines(path):
+        if not line.strip():
+            continue
+        try:
+            yield line_number, json.loads(line.strip())
+        except json.JSONDecodeError as error:
+            raise DataFormatError(
+                path, line_number, f"expected one JSON object per line: {error.msg} (column {error.colno})"
+            ) from None
 
 
 def _pair(path: Path, line_number: int, record: Any) -> Tuple[str, str, Optional[str]]:

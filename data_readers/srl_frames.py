@@ -10,7 +10,7 @@ from typing import Iterable, Iterator, List, Tuple
 from allennlp.data import Instance, Token
 from allennlp_models.structured_prediction.dataset_readers.srl import SrlReader
 
-from data_readers.errors import DataFormatError
+from data_readers.errors import numbered_lines as utf8_lines
 
 logger = logging.getLogger(__name__)
 
@@ -63,11 +63,4 @@ class SrlFramesReader(SrlReader):
 
 def numbered_lines(path: Path) -> Iterator[Tuple[int, str]]:
     """`(line number, line without its end)` for each line of a UTF-8 file; errors name the line."""
-    with open(path, "rb") as data_file:
-        for line_number, raw_line in enumerate(data_file, start=1):
-            try:
-                yield line_number, raw_line.decode("utf-8").rstrip("\r\n")
-            except UnicodeDecodeError as error:
-                raise DataFormatError(
-                    path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}"
-                ) from None
+    return ((line_number, line.rstrip("\r\n")) for line_number, line in utf8_lines(path))

@@ -17,7 +17,7 @@ an instance) with what the ELMo paper's setting and honest bookkeeping need:
 """
 import logging
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.file_utils import cached_path
@@ -29,7 +29,7 @@ from allennlp_models.classification.dataset_readers.stanford_sentiment_tree_bank
 )
 from nltk.tree import Tree
 
-from data_readers.errors import DataFormatError
+from data_readers.errors import DataFormatError, numbered_lines
 
 logger = logging.getLogger(__name__)
 
@@ -100,8 +100,10 @@ class SstTreesReader(StanfordSentimentTreeBankDatasetReader):
     def _read(self, file_path: str) -> Iterable[Instance]:
         path = Path(cached_path(file_path))
         trees = kept = too_short = unlabelled = 0
-        for line_number, line in _numbered_lines(path):
-            tree = parse_tree(path, line_number, line)
+        for line_number, line in numbered_lines(path):
+            if not line.strip():
+                continue
+            tree = parse_tree(path, line_number, line.strip())
             trees += 1
             for phrase in tree.subtrees() if self._use_subtrees else [tree]:
                 words = phrase.leaves()
@@ -161,17 +163,3 @@ def parse_tree(path: Path, line_number: int, line: str) -> Tree:
                 path, line_number, f"word {word!r} has no sentiment node of its own: expected e.g. (2 {word})"
             )
     return tree
-
-
-def _numbered_lines(path: Path) -> Iterator[Tuple[int, str]]:
-    """Non-blank lines of `path` with their 1-based numbers; bytes that are not UTF-8 are an error."""
-    with open(path, "rb") as tree_file:
-        for line_number, raw_line in enumerate(tree_file, start=1):
-            try:
-                line = raw_line.decode("utf-8").strip()
-            except UnicodeDecodeError as error:
-                raise DataFormatError(
-                    path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}"
-                ) from None
-            if line:
-                yield line_number, line
