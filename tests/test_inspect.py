@@ -1,7 +1,6 @@
 """Looking inside a biLM: contextual similarity, nearest neighbours, layer probes, sentence vectors (tasks/inspect)."""
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path

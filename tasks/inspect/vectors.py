@@ -3,7 +3,6 @@ Per-layer token vectors of tokenised sentences from a frozen biLM, and the views
 inspection commands compare: each layer alone (0 is the character CNN's context-free token
 vector, 1 and up the biLSTM layers), their average, and an optional fixed mix.
 """
-import logging
 import os
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -13,8 +12,6 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.modules.elmo import batch_to_ids
 
 from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
-
-logger = logging.getLogger(__name__)
 
 AVERAGE, MIX = "average", "mix"
 
@@ -55,11 +52,6 @@ def layer_stacks(bilm: FrozenBilm, sentences: Sequence[Sequence[str]], batch_siz
             layers = torch.stack(output["activations"]).float().numpy()
             for row, index in enumerate(batch):
                 yield index, layers[:, row, 1 : len(sentences[index]) + 1]
-
-
-def view_names(num_layers: int, mix_weights: Optional[Sequence[float]] = None) -> List[str]:
-    """`"0"`, `"1"`, ... for the layers, then `"average"`, then `"mix"` when mix weights are given."""
-    return [str(layer) for layer in range(num_layers)] + [AVERAGE] + ([MIX] if mix_weights is not None else [])
 
 
 def views(layers: numpy.ndarray, mix_weights: Optional[Sequence[float]] = None) -> Dict[str, numpy.ndarray]:
