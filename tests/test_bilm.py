@@ -223,3 +223,18 @@ def test_paired_inference_computes_what_each_direction_computes_alone():
             assert not paired[~mask].any()  # zero on padding
         for (hidden, memory), (paired_hidden, paired_memory) in zip(final, paired_states):
             assert torch.allclose(hidden, paired_hidden, atol=1e-6) and torch.allclose(memory, paired_memory, atol=1e-6)
+
+
+def test_shared_direction_storage_is_used_without_a_copy_and_follows_loaded_weights():
+    from tasks.bilm.modules import LstmStack, _stacked, share_direction_storage
+
+    lstm = {"dim": 12, "projection_dim": 4, "n_layers": 1, "cell_clip": 3, "proj_clip": 3}
+    stacks = torch.nn.ModuleList(LstmStack(lstm) for _ in range(2))
+    new_values = {name: torch.randn_like(value) for name, value in stacks.state_dict().items()}
+    share_direction_storage(stacks)
+    pair = (stacks[0].layers[0], stacks[1].layers[0])
+    assert _stacked(pair, "weight_hh_l0") is pair[0].direction_pair_weights["weight_hh_l0"]
+    stacks.load_state_dict(new_values)  # in place, into the shared storage
+    assert torch.equal(_stacked(pair, "weight_hh_l0")[1], new_values["1.layers.0.lstm.weight_hh_l0"])
+    stacks[1].layers[0].lstm.weight_hh_l0.data = torch.zeros(48, 4)  # no longer shared: a copy, with the new values
+    assert not _stacked(pair, "weight_hh_l0")[1].any()

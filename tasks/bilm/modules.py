@@ -280,30 +280,66 @@ def _paired_layer(
     One layer of both directions over packed `inputs` `(2, tokens, dim)`, `steps` rows at each time
     step; `hidden` and `memory` `(2, batch, size)` in packed row order are updated in place.
     """
-    lstms = [layer.lstm for layer in pair]
     cell, cell_clip, projection_clip = pair[0].cell_size, pair[0].cell_clip, pair[0].projection_clip
-    input_weights = torch.stack([lstm.weight_ih_l0 for lstm in lstms]).transpose(1, 2)
-    recurrent_weights = torch.stack([lstm.weight_hh_l0 for lstm in lstms]).transpose(1, 2)
-    projection_weights = torch.stack([lstm.weight_hr_l0 for lstm in lstms]).transpose(1, 2)
-    biases = torch.stack([lstm.bias_ih_l0 + lstm.bias_hh_l0 for lstm in lstms]).unsqueeze(1)
+    input_weights, recurrent_weights, projection_weights = (
+        _stacked(pair, name).transpose(1, 2) for name in ("weight_ih_l0", "weight_hh_l0", "weight_hr_l0")
+    )
+    biases = torch.stack([layer.lstm.bias_ih_l0 + layer.lstm.bias_hh_l0 for layer in pair]).unsqueeze(1)
     gate_inputs = torch.baddbmm(biases, inputs, input_weights)
     outputs = inputs.new_empty(2, inputs.size(1), pair[0].hidden_size)
     start = 0
     for rows in steps:
         end = start + rows
         gates = torch.baddbmm(gate_inputs[:, start:end], hidden[:, :rows], recurrent_weights)
+        # Nonlinearities in place: sigmoid on the input and forget gates (adjacent) and the output gate.
+        gates[..., : 2 * cell].sigmoid_()
+        gates[..., 3 * cell :].sigmoid_()
         input_gate, forget_gate, memory_candidate, output_gate = gates.split(cell, dim=-1)
         running_memory = memory[:, :rows]
-        running_memory.mul_(torch.sigmoid(forget_gate)).addcmul_(torch.sigmoid(input_gate), torch.tanh(memory_candidate))
+        running_memory.mul_(forget_gate).addcmul_(input_gate, memory_candidate.tanh_())
         if cell_clip:
             running_memory.clamp_(-cell_clip, cell_clip)
-        new_hidden = torch.bmm(torch.sigmoid(output_gate) * torch.tanh(running_memory), projection_weights)
+        new_hidden = torch.bmm(torch.tanh(running_memory).mul_(output_gate), projection_weights)
         if projection_clip:
             new_hidden.clamp_(-projection_clip, projection_clip)
         hidden[:, :rows] = new_hidden
         outputs[:, start:end] = new_hidden
         start = end
     return outputs, hidden, memory
+
+
+PAIRED_WEIGHTS = ("weight_ih_l0", "weight_hh_l0", "weight_hr_l0")
+
+
+def share_direction_storage(stacks: Sequence[LstmStack]) -> None:
+    """
+    Stores each layer's forward and backward weight matrices as the two halves of one
+    `(2, rows, columns)` tensor (the parameters become views of it), so that `paired_inference`
+    multiplies by both directions without copying them (150 MB per layer and batch with the
+    original model). For a frozen biLM (`FrozenBilm`); loading weights in place keeps the sharing.
+    """
+    for pair in zip(*(stack.layers for stack in stacks)):
+        stacked = {}
+        for name in PAIRED_WEIGHTS:
+            weights = torch.stack([getattr(layer.lstm, name).data for layer in pair])
+            for direction, layer in enumerate(pair):
+                getattr(layer.lstm, name).data = weights[direction]
+            stacked[name] = weights
+        pair[0].direction_pair_weights = stacked
+
+
+def _stacked(pair: Sequence[LstmWithProjection], name: str) -> torch.Tensor:
+    """Both directions' `name` matrices as one tensor: the storage they share, else a copy."""
+    forward_weights, backward_weights = (getattr(layer.lstm, name) for layer in pair)
+    shared = getattr(pair[0], "direction_pair_weights", {}).get(name)
+    if (
+        shared is not None
+        and shared[0].data_ptr() == forward_weights.data_ptr()
+        and shared[1].data_ptr() == backward_weights.data_ptr()
+        and shared.shape[1:] == forward_weights.shape
+    ):
+        return shared
+    return torch.stack([forward_weights, backward_weights])
 
 
 def reverse_padded(sequences: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:

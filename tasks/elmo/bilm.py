@@ -27,7 +27,7 @@ from allennlp.modules.elmo import batch_to_ids
 
 from tasks.bilm.export import load_original_layout
 from tasks.bilm.model import read_options
-from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers
+from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers, share_direction_storage
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +94,7 @@ class FrozenBilm(torch.nn.Module):
         self.weight_file = weight_file
         self.weights_sha256, cache_fingerprint = weight_digests(options_file, weight_file, lstm_state)
         if not requires_grad:
+            share_direction_storage(self.stacks)
             self.register_state_dict_post_hook(_digest_for_frozen_weights)
             self.register_load_state_dict_pre_hook(_frozen_weights_from_file)
         self.num_layers = lstm["n_layers"] + 1
