@@ -1,6 +1,7 @@
 """
 A part of the training data, for runs sized to a machine and for the paper's sample-efficiency
-experiment (Peters et al. 2018, §5.4, Figure 1: the metric against the percentage of training data).
+experiment (Peters et al. 2018, §5.4, Figure 1: the metric against the percentage of training data),
+and a part of dev and test, for runs sized to a machine only.
 """
 import logging
 import random
@@ -34,6 +35,8 @@ class TrainingSubsetReader(DatasetReader):
     seed : `int`, optional (default = `13`)
     """
 
+    purpose = "training"  # what the log line says the kept instances are for
+
     def __init__(
         self, reader: DatasetReader, fraction: float = 1.0, limit: Optional[int] = None, seed: int = 13, **kwargs
     ) -> None:
@@ -55,8 +58,8 @@ class TrainingSubsetReader(DatasetReader):
             kept = min(kept, self.limit)
         chosen = sorted(random.Random(self.seed).sample(range(len(instances)), len(instances))[:kept])
         logger.info(
-            "%s: training on %d of %d instances (fraction %g, limit %s, seed %d)",
-            file_path, kept, len(instances), self.fraction, self.limit, self.seed,
+            "%s: %s on %d of %d instances (fraction %g, limit %s, seed %d)",
+            file_path, self.purpose, kept, len(instances), self.fraction, self.limit, self.seed,
         )
         for index in chosen:
             yield instances[index]
@@ -66,3 +69,16 @@ class TrainingSubsetReader(DatasetReader):
 
     def apply_token_indexers(self, instance: Instance) -> None:
         self.reader.apply_token_indexers(instance)
+
+
+@DatasetReader.register("evaluation_subset")
+class EvaluationSubsetReader(TrainingSubsetReader):
+    """
+    The same seeded choice for dev and test (`configs/lib/data.libsonnet`, EVAL_LIMIT): with the
+    default seed every run of a plan evaluates on the same instances, so their scores compare. The
+    log line ("evaluating on N of M instances") is what the reproduction report reads to say so.
+
+    Registered as a `DatasetReader` with name "evaluation_subset".
+    """
+
+    purpose = "evaluating"

@@ -1,26 +1,26 @@
 // The paper's experiments sized for a 2-core CPU and the open data in SHARED_DATA_DIR (default
 // ../shared/data; its README says what each folder is): Table 1 for all six tasks (baseline and ELMo,
-// 3 seeds where the paper reports a mean ± std, 2 elsewhere), the Table 2 and 3 ablations on SNLI,
-// and a Figure 1 curve on SST-5. With the bundled biLM (bundled/bilm: set ELMO_OPTIONS_FILE and
-// ELMO_WEIGHT_FILE below to use another).
+// 3 seeds for NER and SST-5, 2 for SNLI, where the paper reports a mean ± std, 1 elsewhere), the
+// Table 2 and 3 ablations on SNLI (1 seed), and a Figure 1 curve on SST-5. With the bundled biLM
+// (bundled/bilm: set ELMO_OPTIONS_FILE and ELMO_WEIGHT_FILE below to use another). 32 runs, sized
+// for about two hours on a 2-core CPU (docs/reproduce_cpu.md: the measured report and its time).
 //
 //   allennlp reproduce plans/cpu.jsonnet            # runs/reproduce/cpu, report in runs/reproduce/cpu/report
 //
 // What differs from the paper, and the report says so for every run: substitute data where the
 // paper's is not open (Universal PropBank for OntoNotes SRL, LitBank for OntoNotes coreference;
 // SNLI and SRL without a training split train on one split and select and test on another), small
-// seeded parts of each training set (train_limit), fewer epochs, fewer seeds, our own biLM.
-//
-// Sizes are first estimates (docs/reproduce.md, "Measured"), to be tuned with the runner's own
-// estimate (its progress line) once each task is on main and the pretrained biLM is bundled.
+// seeded parts of each training set (train_limit) and of dev and test (eval_limit, the same part in
+// every run), few epochs, few seeds, our own small biLM.
 local shared = std.extVar('SHARED_DATA_DIR');
 local ablations = ['top_layer', 'all_layers_lambda_1', 'all_layers_lambda_0_001', 'input_only', 'input_and_output', 'output_only'];
 
 local ner = {
   task: 'ner',
-  train_limit: 2000,
-  overrides: { 'trainer.num_epochs': 10 },
-  data: 'CoNLL-2003 English: 2,000 sentences of eng.train (seeded sample), all of eng.testa (dev) and eng.testb (test)',
+  train_limit: 1000,
+  eval_limit: 1000,
+  overrides: { 'trainer.num_epochs': 5 },
+  data: 'CoNLL-2003 English: 1,000 sentences of eng.train, 1,000 of eng.testa (dev) and of eng.testb (test) (seeded samples)',
   environment: {
     NER_TRAIN_DATA: shared + '/conll2003/eng.train',
     NER_DEV_DATA: shared + '/conll2003/eng.testa',
@@ -30,8 +30,9 @@ local ner = {
 local sst = {
   task: 'sst',
   train_limit: 2000,
+  eval_limit: 1000,
   overrides: { 'trainer.num_epochs': 5 },
-  data: 'SST-5: 2,000 trees of train (seeded sample), all of dev and test',
+  data: 'SST-5: 2,000 training phrases of 4 tokens or more from train, 1,000 sentences of dev and of test (seeded samples)',
   environment: {
     SST_TRAIN_DATA: shared + '/sst/train.txt',
     SST_DEV_DATA: shared + '/sst/dev.txt',
@@ -40,9 +41,10 @@ local sst = {
 };
 local snli = {
   task: 'snli',
-  train_limit: 3000,
-  overrides: { 'trainer.num_epochs': 5 },
-  data: 'SNLI 1.0 has no open training split here: 3,000 pairs of its dev set to train, its test set to select and to test',
+  train_limit: 2000,
+  eval_limit: 1000,
+  overrides: { 'trainer.num_epochs': 4 },
+  data: 'SNLI 1.0 has no open training split here: 2,000 pairs of its dev set to train, 1,000 of its test set to select and to test (seeded samples)',
   environment: {
     SNLI_TRAIN_DATA: shared + '/snli/snli_1.0_dev.jsonl',
     SNLI_DEV_DATA: shared + '/snli/snli_1.0_test.jsonl',
@@ -51,9 +53,10 @@ local snli = {
 };
 local squad = {
   task: 'squad',
-  train_limit: 2000,
-  overrides: { 'trainer.num_epochs': 3 },
-  data: 'SQuAD 1.1: 2,000 questions of the reconstructed train set (seeded sample), the official dev set',
+  train_limit: 1000,
+  eval_limit: 500,
+  overrides: { 'trainer.num_epochs': 2 },
+  data: 'SQuAD 1.1: 1,000 questions of the reconstructed train set, 500 of the official dev set (seeded samples)',
   environment: {
     SQUAD_TRAIN_DATA: shared + '/squad/train-v1.1.reconstructed.json',
     SQUAD_DEV_DATA: shared + '/squad/dev-v1.1.json',
@@ -61,9 +64,10 @@ local squad = {
 };
 local srl = {
   task: 'srl',
-  train_limit: 2000,
-  overrides: { 'trainer.num_epochs': 10, 'trainer.patience': 5 },
-  data: 'Universal PropBank 1.0 (English Web Treebank) for OntoNotes: its test split to train, its dev split to select and to test',
+  train_limit: 1500,
+  eval_limit: 1000,
+  overrides: { 'trainer.num_epochs': 5 },
+  data: 'Universal PropBank 1.0 (English Web Treebank) for OntoNotes: 1,500 predicate frames of its test split to train, 1,000 of its dev split to select and to test (seeded samples)',
   environment: {
     SRL_DATA_FORMAT: 'universal_propbank',
     SRL_TRAIN_DATA: shared + '/srl_up_ewt/en_ewt-up-test.conllu',
@@ -98,15 +102,15 @@ local coref = {
   environment: {},
   experiments: [
     // Table 1
-    squad { configs: ['baseline', 'elmo'], seeds: [1, 2] },
-    snli { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
-    srl { configs: ['baseline', 'elmo'], seeds: [1, 2] },
-    coref { configs: ['baseline', 'elmo'], seeds: [1, 2] },
+    squad { configs: ['baseline', 'elmo'], seeds: [1] },
+    snli { configs: ['baseline', 'elmo'], seeds: [1, 2] },
+    srl { configs: ['baseline', 'elmo'], seeds: [1] },
+    coref { configs: ['baseline', 'elmo'], seeds: [1] },
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
     sst { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
     // Tables 2 and 3
-    snli { configs: ablations, seeds: [1, 2] },
-    // Figure 1: 10%, 30% and all of the 2,000 trees (the last is Table 1's runs, run once)
-    sst { configs: ['baseline', 'elmo'], seeds: [1, 2], train_fractions: [0.1, 0.3, 1.0] },
+    snli { configs: ablations, seeds: [1] },
+    // Figure 1: 10%, 30% and all of the 2,000 phrases (the last is Table 1's runs, run once)
+    sst { configs: ['baseline', 'elmo'], seeds: [1], train_fractions: [0.1, 0.3, 1.0] },
   ],
 }

@@ -14,7 +14,7 @@ matrix products that make it up:
 - LSTM recurrent products: the state half of every gate (512 -> 16384);
 - LSTM projection: 4096 -> 512 after every step;
 - rest of the recurrent loop: everything else inside the LSTM layers (gate nonlinearities, cell
-  update, clipping, AllenNLP's per-step copies of the state, our sorting of rows);
+  update, clipping, AllenNLP's per-step copies of the state, our packing of rows);
 - other: the rest of the forward (sentence boundaries, reversal, scalar mix).
 
 The first batch warms up and is not counted.
@@ -51,6 +51,7 @@ class Clock:
     def __init__(self) -> None:
         self.seconds: Dict[str, float] = defaultdict(float)
         self.inside_our_lstm = False
+        self.next_product_is_input = False
         self.counting = False
 
     def time_module(self, module: torch.nn.Module, part: str) -> None:
@@ -93,37 +94,51 @@ def instrument(elmo: torch.nn.Module, clock: Clock) -> None:
             clock.time_module(module.input_linearity, "LSTM input products")
             clock.time_module(module.state_linearity, "LSTM recurrent products")
             clock.time_module(module.state_projection, "LSTM projection")
-        elif isinstance(module, bilm_modules.LstmWithProjection):
-            clock.time_module(module, "LSTM")
-
-            def enter(*_) -> None:
-                clock.inside_our_lstm = True
-
-            def leave(*_) -> None:
-                clock.inside_our_lstm = False
-
-            module.register_forward_pre_hook(enter)
-            module.register_forward_hook(leave)
 
 
 @contextmanager
-def timing_our_products(clock: Clock) -> Iterator[None]:
-    """Our LSTM looks its products up on `torch` when it calls them: time them there."""
-    originals = torch.addmm, torch.mm, torch.nn.functional.linear
-    torch.addmm = clock.time_our_product(originals[0], "LSTM recurrent products")
-    torch.mm = clock.time_our_product(originals[1], "LSTM projection")
-    torch.nn.functional.linear = clock.time_our_product(originals[2], "LSTM input products")
+def timing_our_lstms(clock: Clock) -> Iterator[None]:
+    """
+    Our frozen LSTMs run in `paired_inference` (both directions, one layer at a time in
+    `_paired_layer`), which looks its products up on `torch` when it calls them: time them there.
+    Each layer's first `baddbmm` is its input product, the others its recurrent ones.
+    """
+    originals = bilm_modules.paired_inference, bilm_modules._paired_layer, torch.baddbmm, torch.bmm
+
+    def paired_inference(*args, **kwargs):
+        clock.inside_our_lstm = True
+        start = time.process_time()
+        try:
+            return originals[0](*args, **kwargs)
+        finally:
+            clock.inside_our_lstm = False
+            if clock.counting:
+                clock.seconds["LSTM"] += time.process_time() - start
+
+    def paired_layer(*args, **kwargs):
+        clock.next_product_is_input = True
+        return originals[1](*args, **kwargs)
+
+    timed_input = clock.time_our_product(originals[2], "LSTM input products")
+    timed_recurrent = clock.time_our_product(originals[2], "LSTM recurrent products")
+
+    def baddbmm(*args, **kwargs):
+        first, clock.next_product_is_input = clock.next_product_is_input, False
+        return (timed_input if first else timed_recurrent)(*args, **kwargs)
+
+    bilm_modules.paired_inference, bilm_modules._paired_layer = paired_inference, paired_layer
+    torch.baddbmm, torch.bmm = baddbmm, clock.time_our_product(originals[3], "LSTM projection")
     try:
         yield
     finally:
-        torch.addmm, torch.mm, torch.nn.functional.linear = originals
+        bilm_modules.paired_inference, bilm_modules._paired_layer, torch.baddbmm, torch.bmm = originals
 
 
 def profile(elmo: torch.nn.Module, batches: List[torch.Tensor]) -> Dict[str, float]:
     """CPU seconds of each part over `batches[1:]` (`batches[0]` warms up), and their total."""
     clock = Clock()
     instrument(elmo, clock)
-    with torch.no_grad(), timing_our_products(clock):
+    with torch.no_grad(), timing_our_lstms(clock):
         elmo(batches[0])
         clock.counting = True
         start = time.process_time()

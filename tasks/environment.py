@@ -42,6 +42,11 @@ VARIABLES: Dict[str, Variable] = {
     ),
     "TRAIN_FRACTION": Variable("part of the training data to train on, in (0, 1]", "1.0", kind="fraction"),
     "TRAIN_LIMIT": Variable("the most training instances to train on; empty: no limit", "", kind="count"),
+    "EVAL_LIMIT": Variable(
+        "the most dev and test instances to evaluate on (a seeded part, the same in every run); empty: all",
+        "",
+        kind="count",
+    ),
     "BILM_OPTIONS_FILE": Variable(
         "options.json of the biLM to pretrain (bilm-tf layout)", str(BUNDLED_BILM / "options.json")
     ),

@@ -71,6 +71,36 @@ def test_cache_hits_return_the_stored_values_and_changed_weights_miss(tmp_path, 
     assert (changed - first).abs().max() > 1e-2
 
 
+def test_checkpoints_keep_the_frozen_weights_digest_not_the_weights(tmp_path, tiny_elmo):
+    elmo = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0)
+    with torch.no_grad():
+        elmo.scalar_mix_0.gamma.fill_(2.5)
+    state = elmo.state_dict()
+    assert not any(name.startswith("_elmo_lstm.") and name != "_elmo_lstm.weights_sha256" for name in state)
+    assert bytes(state["_elmo_lstm.weights_sha256"].tolist()).hex() == elmo.bilm.weights_sha256
+    assert state["scalar_mix_0.gamma"].item() == 2.5  # what trains is saved
+    restored = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0)
+    restored.load_state_dict(state)  # strict: the weights come from the file
+    torch.testing.assert_close(_representations(restored, BATCHES[0]), _representations(elmo, BATCHES[0]), atol=0, rtol=0)
+    # a state dict saved with the weights (the suite's earlier checkpoints) loads as before
+    full = {**{k: v for k, v in state.items() if k != "_elmo_lstm.weights_sha256"},
+            **{f"_elmo_lstm.{name}": value for name, value in elmo.bilm.named_parameters()}}
+    PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0).load_state_dict(full)
+
+    options = tiny_options()
+    write_elmo_files(options, random_weights(options, seed=99), tmp_path / "o.json", tmp_path / "w.hdf5")
+    other = PaperElmo(str(tmp_path / "o.json"), str(tmp_path / "w.hdf5"), dropout=0.0)
+    with pytest.raises(ConfigurationError, match=r"trained over a biLM weight file with sha256 .*w\.hdf5 has sha256"):
+        other.load_state_dict(state)
+
+
+def test_a_fine_tuned_biLM_saves_its_weights(tiny_elmo):
+    elmo = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, requires_grad=True)
+    state = elmo.state_dict()
+    assert "_elmo_lstm.weights_sha256" not in state
+    assert {f"_elmo_lstm.{name}" for name, _ in elmo.bilm.named_parameters()} <= state.keys()
+
+
 def test_float32_cache_stores_exact_values(tmp_path, tiny_elmo):
     cached = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, cache_directory=str(tmp_path), cache_dtype="float32")
     uncached = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0)

@@ -39,6 +39,15 @@ def test_experiments_expand_to_one_named_run_per_config_fraction_and_seed(tmp_pa
     ablation = plan.runs[-1]
     assert ablation.config == "configs/ablations/snli_top_layer.jsonnet" and ablation.metric == "accuracy"
     assert ablation.environment["TRAIN_LIMIT"] == ""
+    assert "EVAL_LIMIT" not in ablation.environment  # all of dev and test unless the plan says
+
+
+def test_an_eval_limit_reaches_every_run_of_its_experiment(tmp_path):
+    plan = load_plan(_plan(tmp_path, [
+        {"task": "squad", "configs": ["baseline", "elmo"], "seeds": [1], "eval_limit": 300},
+        {"task": "ner", "configs": ["elmo"], "seeds": [1]},
+    ]))
+    assert [run.environment.get("EVAL_LIMIT") for run in plan.runs] == ["300", "300", None]
 
 
 def test_a_run_described_twice_is_run_once_unless_the_descriptions_differ(tmp_path):
@@ -55,6 +64,8 @@ def test_a_run_described_twice_is_run_once_unless_the_descriptions_differ(tmp_pa
     ({"task": "ner", "configs": ["elmo"], "seeds": [1], "train_fractions": [0]}, r"must be in \(0, 1\]"),
     ({"task": "ner", "configs": ["elmo"], "seeds": [1], "epochs": 3}, r"unknown key\(s\) \['epochs'\]"),
     ({"task": "ner", "configs": ["elmo"], "seeds": [1], "environment": {"TRAIN_LIMIT": 5}}, "not TRAIN_LIMIT"),
+    ({"task": "ner", "configs": ["elmo"], "seeds": [1], "environment": {"EVAL_LIMIT": 5}}, "not EVAL_LIMIT"),
+    ({"task": "ner", "configs": ["elmo"], "seeds": [1], "eval_limit": 0}, "'eval_limit' must be a positive"),
     ({"task": "ner", "configs": ["elmo"], "seeds": [1], "overrides": {"random_seed": 5}}, "give seeds with 'seeds'"),
 ])
 def test_bad_experiments_are_refused_with_where_and_what(tmp_path, experiment, message):

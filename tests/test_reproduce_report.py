@@ -49,6 +49,11 @@ def _write_run(runs_dir, spec, status, score=None):
     split = "test" if spec.task == "ner" else "best_validation"
     (run_dir / "metrics.json").write_text(json.dumps({f"{split}_{metric}": score, "best_epoch": 1}))
     (run_dir / "model.tar.gz").write_bytes(b"")
+    if spec.task == "snli":  # the subset readers' log lines, for dev and for test
+        (run_dir / "out.log").write_text(
+            "INFO data_readers.subset - dev.jsonl: evaluating on 100 of 9842 instances (fraction 1, limit 100, seed 13)\n"
+            "INFO data_readers.subset - test.jsonl: evaluating on 100 of 9824 instances (fraction 1, limit 100, seed 13)\n"
+        )
     for epoch, value in enumerate([score / 2, score]):
         (run_dir / f"metrics_epoch_{epoch}.json").write_text(json.dumps({"epoch": epoch, f"validation_{metric}": value}))
     weights = {"encoder.weight": torch.zeros(2)}
@@ -100,6 +105,7 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     assert "| baseline | 0.1 | — | 30.00 (n=1) |" in text and "| elmo | 1 | — | failed: 1 |" in text
     # the setting in words, from run_info.json
     assert "`trainer.num_epochs` = 2 (the config: 75)" in text
+    assert "evaluated on a seeded part of dev and test, the same in every run: 100 of 9,824, 100 of 9,842 instances (EVAL_LIMIT)" in text
     assert "architecture differs: lstm_dim 512 (paper 4096), projection_dim 128 (paper 512)" in text
     assert "| `ner-elmo-seed2` | finished | 95.00 (test) | 1 / 2 | 2 min 05 s | Test CPU, 2 cores (load 1.5 at start); no GPU; DEVICES=cpu | 0123456789 |" in text
 

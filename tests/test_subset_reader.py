@@ -40,6 +40,30 @@ def test_configs_train_on_the_subset_and_evaluate_on_everything(monkeypatch):
     assert params["validation_dataset_reader"]["type"] == "conll2003_ner"
 
 
+def test_an_evaluation_subset_keeps_the_same_seeded_part_and_says_so(tiny_conll, caplog):
+    def evaluation_reader():
+        return DatasetReader.from_params(Params({"type": "evaluation_subset", "reader": dict(BASE), "limit": 4}))
+
+    with caplog.at_level("INFO", logger="data_readers.subset"):
+        first = _sentences(evaluation_reader(), tiny_conll)
+    assert len(first) == 4 and _sentences(evaluation_reader(), tiny_conll) == first
+    assert "evaluating on 4 of 10 instances" in caplog.text
+
+
+def test_eval_limit_wraps_the_dev_and_test_reader_of_every_task(monkeypatch):
+    monkeypatch.setenv("TRAIN_FRACTION", "1.0")
+    monkeypatch.setenv("TRAIN_LIMIT", "")
+    monkeypatch.setenv("EVAL_LIMIT", "50")
+    for task in ("ner", "sst", "snli", "squad", "srl", "coref"):
+        params = Params.from_file(f"configs/{task}_elmo.jsonnet").as_dict()
+        validation = params["validation_dataset_reader"]
+        assert validation["type"] == "evaluation_subset" and validation["limit"] == 50, task
+        assert params["dataset_reader"]["type"] != "training_subset", task
+    sst = Params.from_file("configs/sst_elmo.jsonnet").as_dict()
+    # SST trains on phrases and evaluates on whole sentences: the part is of the sentence reader.
+    assert sst["validation_dataset_reader"]["reader"]["use_subtrees"] is False
+
+
 def test_distributed_processes_share_the_single_process_choice(tiny_conll):
     """Each process of a distributed run reads its share of the same subset a single process keeps."""
     from allennlp.data.dataset_readers.dataset_reader import DistributedInfo

@@ -24,9 +24,8 @@ function(use_elmo, elmo_overrides={})
       token_characters: { type: 'characters', min_padding_length: 5 },
     } + (if use_elmo then { elmo: elmo.indexer } else {}),
   };
-  data.readers(reader(training=true)) + {
   // The training reader crops documents; dev and test are read whole.
-  validation_dataset_reader: reader(training=false),
+  data.readers(reader(training=true), reader(training=false)) + {
   train_data_path: std.extVar('COREF_TRAIN_DATA'),
   validation_data_path: std.extVar('COREF_DEV_DATA'),
   test_data_path: std.extVar('COREF_TEST_DATA'),

@@ -1,17 +1,26 @@
-// The readers of a config: `reader` reads every split, except that TRAIN_FRACTION (in (0, 1]) and
-// TRAIN_LIMIT (a number of instances; empty: no limit) keep a seeded random part of the training
-// data: for runs sized to a machine, and the paper's sample-efficiency curves (§5.4, Figure 1).
+// The readers of a config: `reader` reads the training data, `validation_reader` (default: the same)
+// dev and test, except that
+// - TRAIN_FRACTION (in (0, 1]) and TRAIN_LIMIT (a number of instances; empty: no limit) keep a
+//   seeded random part of the training data: for runs sized to a machine, and the paper's
+//   sample-efficiency curves (§5.4, Figure 1);
+// - EVAL_LIMIT (a number of instances; empty: all) keeps a seeded random part of dev and of test,
+//   the same part in every run: for runs sized to a machine only (the logs and the report say so).
 local fraction = std.parseJson(std.extVar('TRAIN_FRACTION'));
 local limit = std.extVar('TRAIN_LIMIT');
+local eval_limit = std.extVar('EVAL_LIMIT');
 
 {
-  readers(reader):: if fraction == 1 && limit == '' then { dataset_reader: reader } else {
-    dataset_reader: {
+  readers(reader, validation_reader=reader):: {
+    dataset_reader: if fraction == 1 && limit == '' then reader else {
       type: 'training_subset',
       reader: reader,
       fraction: fraction,
       [if limit != '' then 'limit']: std.parseInt(limit),
     },
-    validation_dataset_reader: reader,
+    validation_dataset_reader: if eval_limit == '' then validation_reader else {
+      type: 'evaluation_subset',
+      reader: validation_reader,
+      limit: std.parseInt(eval_limit),
+    },
   },
 }

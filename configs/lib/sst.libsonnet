@@ -19,7 +19,7 @@ function(use_elmo, elmo_overrides={})
     min_phrase_tokens: if phrases then 4 else 1,
   };
   // Training: every phrase of 4 tokens or more (the paper, after CoVe); dev and test: whole sentences.
-  data.readers(trees(true)) + { validation_dataset_reader: trees(false) } + {
+  data.readers(trees(true), trees(false)) + {
   train_data_path: std.extVar('SST_TRAIN_DATA'),
   validation_data_path: std.extVar('SST_DEV_DATA'),
   test_data_path: std.extVar('SST_TEST_DATA'),

@@ -90,6 +90,10 @@ class LstmWithProjection(torch.nn.Module):
         self.projection_clip = projection_clip
         self.lstm = torch.nn.LSTM(input_size, cell_size, proj_size=hidden_size, batch_first=True)
 
+    @property
+    def clipped(self) -> bool:
+        return bool(self.cell_clip or self.projection_clip)
+
     def forward(
         self, inputs: torch.Tensor, mask: torch.Tensor, state: Optional[State] = None
     ) -> Tuple[torch.Tensor, State]:
@@ -101,10 +105,8 @@ class LstmWithProjection(torch.nn.Module):
         batch_size = inputs.size(0)
         if state is None:
             state = inputs.new_zeros(batch_size, self.hidden_size), inputs.new_zeros(batch_size, self.cell_size)
-        if self.cell_clip or self.projection_clip:
-            if torch.is_grad_enabled():
-                return self._clipped_forward(inputs, mask, state)
-            return self._clipped_inference(inputs, mask, state)
+        if self.clipped:
+            return self._clipped_forward(inputs, mask, state)
         initial = (state[0].unsqueeze(0).contiguous(), state[1].unsqueeze(0).contiguous())
         if bool(mask.all()):
             outputs, (hidden, memory) = self.lstm(inputs, initial)
@@ -144,42 +146,6 @@ class LstmWithProjection(torch.nn.Module):
             hidden = torch.where(real, new_hidden, hidden)
             outputs.append(new_hidden * real)
         return torch.stack(outputs, dim=1), (hidden, memory)
-
-    def _clipped_inference(
-        self, inputs: torch.Tensor, mask: torch.Tensor, state: State
-    ) -> Tuple[torch.Tensor, State]:
-        """
-        `_clipped_forward` for when no gradient is needed (a frozen biLM), about the matrix products
-        alone: rows sorted by length so that each step computes only the rows still running, time
-        major so each step's slices are contiguous, and every result written in place.
-        """
-        lstm, cell = self.lstm, self.cell_size
-        batch_size, timesteps, _ = inputs.shape
-        lengths = mask.sum(dim=1)
-        order = torch.argsort(lengths, descending=True)
-        steps = torch.arange(timesteps, device=inputs.device).unsqueeze(1)
-        running_rows = (lengths[order].unsqueeze(0) > steps).sum(dim=1).tolist()
-        time_major = inputs.index_select(0, order).transpose(0, 1).contiguous()
-        projected_inputs = torch.nn.functional.linear(time_major, lstm.weight_ih_l0, lstm.bias_ih_l0 + lstm.bias_hh_l0)
-        hidden, memory = state[0].index_select(0, order), state[1].index_select(0, order)
-        outputs = inputs.new_zeros(timesteps, batch_size, self.hidden_size)
-        recurrent, projection = lstm.weight_hh_l0.t(), lstm.weight_hr_l0.t()
-        for timestep, rows in enumerate(running_rows):
-            if rows == 0:
-                break
-            gates = torch.addmm(projected_inputs[timestep, :rows], hidden[:rows], recurrent)
-            input_gate, forget_gate, memory_candidate, output_gate = gates.split(cell, dim=1)
-            running_memory = memory[:rows]
-            running_memory.mul_(torch.sigmoid(forget_gate)).addcmul_(torch.sigmoid(input_gate), torch.tanh(memory_candidate))
-            if self.cell_clip:
-                running_memory.clamp_(-self.cell_clip, self.cell_clip)
-            new_hidden = torch.mm(torch.sigmoid(output_gate) * torch.tanh(running_memory), projection)
-            if self.projection_clip:
-                new_hidden.clamp_(-self.projection_clip, self.projection_clip)
-            hidden[:rows] = new_hidden
-            outputs[timestep, :rows] = new_hidden
-        restoration = torch.argsort(order)
-        return outputs.transpose(0, 1).index_select(0, restoration), (hidden[restoration], memory[restoration])
 
 
 class LstmStack(torch.nn.Module):
@@ -235,17 +201,145 @@ def bilm_layers(
     token_vectors = character_encoder(with_boundaries) * mask_with_boundaries.unsqueeze(-1)
     lengths = mask_with_boundaries.sum(dim=1)
     forward_stack, backward_stack = stacks
-    forward_layers, forward_states = forward_stack(
-        token_vectors, mask_with_boundaries, states[0] if states else None
-    )
-    backward_layers, backward_states = backward_stack(
-        reverse_padded(token_vectors, lengths), mask_with_boundaries, states[1] if states else None
-    )
+    backward_inputs = reverse_padded(token_vectors, lengths)
+    if _pairable(stacks):
+        forward_layers, backward_layers, forward_states, backward_states = paired_inference(
+            stacks, token_vectors, backward_inputs, mask_with_boundaries, states
+        )
+    else:
+        forward_layers, forward_states = forward_stack(token_vectors, mask_with_boundaries, states[0] if states else None)
+        backward_layers, backward_states = backward_stack(backward_inputs, mask_with_boundaries, states[1] if states else None)
     layers = [torch.cat([token_vectors, token_vectors], dim=-1)] + [
         torch.cat([forward_output, reverse_padded(backward_output, lengths)], dim=-1)
         for forward_output, backward_output in zip(forward_layers, backward_layers)
     ]
     return layers, mask_with_boundaries, [forward_states, backward_states]
+
+
+def _pairable(stacks: Sequence[LstmStack]) -> bool:
+    """Whether `paired_inference` applies: no gradient, no active dropout, clipped LSTMs (step by step anyway)."""
+    return (
+        not torch.is_grad_enabled()
+        and all(not stack.training or stack.dropout.p == 0 for stack in stacks)
+        and all(layer.clipped for stack in stacks for layer in stack.layers)
+    )
+
+
+def paired_inference(
+    stacks: Sequence[LstmStack],
+    forward_inputs: torch.Tensor,
+    backward_inputs: torch.Tensor,
+    mask: torch.Tensor,
+    states: Optional[List[List[State]]] = None,
+) -> Tuple[List[torch.Tensor], List[torch.Tensor], List[State], List[State]]:
+    """
+    What the forward and the backward `LstmStack` return for `forward_inputs` and (already
+    reversed) `backward_inputs`, both `(batch, time, dim)`, computed together for a frozen biLM
+    whose clipping makes it run step by step. The two directions read sentences of the same
+    lengths, so each time step is one batched product of both directions' rows (`bmm`: twice the
+    rows per call, and a second core has a direction of its own to work on), and only real tokens
+    are computed: the inputs are packed (time major, rows sorted by length, no padding), so the
+    input half of the gates is one product over the real tokens and step *t* is a contiguous slice.
+    Returns each direction's layer outputs (zero on padding) and final states, as the stacks do.
+    """
+    batch_size, timesteps, input_size = forward_inputs.shape
+    lengths = mask.sum(dim=1).cpu()
+    packed = torch.nn.utils.rnn.pack_padded_sequence(
+        torch.cat([forward_inputs, backward_inputs], dim=-1), lengths, batch_first=True, enforce_sorted=False
+    )
+    steps = packed.batch_sizes.tolist()
+    layer_input = packed.data.view(-1, 2, input_size).transpose(0, 1).contiguous()  # (direction, token, dim)
+    outputs: Tuple[List[torch.Tensor], List[torch.Tensor]] = ([], [])
+    final_states: Tuple[List[State], List[State]] = ([], [])
+    for index, pair in enumerate(zip(*(stack.layers for stack in stacks))):
+        if states:
+            initial = [torch.stack([states[d][index][part] for d in range(2)]).index_select(1, packed.sorted_indices) for part in (0, 1)]
+        else:
+            initial = [forward_inputs.new_zeros(2, batch_size, size) for size in (pair[0].hidden_size, pair[0].cell_size)]
+        output, hidden, memory = _paired_layer(pair, layer_input, steps, initial[0], initial[1])
+        if stacks[0].residual and index > 0:
+            output += layer_input
+        padded, _ = torch.nn.utils.rnn.pad_packed_sequence(
+            packed._replace(data=output.transpose(0, 1).reshape(-1, 2 * output.size(-1))),
+            batch_first=True,
+            total_length=timesteps,
+        )
+        for direction, part in enumerate(padded.chunk(2, dim=-1)):
+            outputs[direction].append(part)
+            final_states[direction].append(
+                (hidden[direction].index_select(0, packed.unsorted_indices), memory[direction].index_select(0, packed.unsorted_indices))
+            )
+        layer_input = output
+    return outputs[0], outputs[1], final_states[0], final_states[1]
+
+
+def _paired_layer(
+    pair: Sequence[LstmWithProjection], inputs: torch.Tensor, steps: List[int], hidden: torch.Tensor, memory: torch.Tensor
+) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """
+    One layer of both directions over packed `inputs` `(2, tokens, dim)`, `steps` rows at each time
+    step; `hidden` and `memory` `(2, batch, size)` in packed row order are updated in place.
+    """
+    cell, cell_clip, projection_clip = pair[0].cell_size, pair[0].cell_clip, pair[0].projection_clip
+    input_weights, recurrent_weights, projection_weights = (
+        _stacked(pair, name).transpose(1, 2) for name in ("weight_ih_l0", "weight_hh_l0", "weight_hr_l0")
+    )
+    biases = torch.stack([layer.lstm.bias_ih_l0 + layer.lstm.bias_hh_l0 for layer in pair]).unsqueeze(1)
+    gate_inputs = torch.baddbmm(biases, inputs, input_weights)
+    outputs = inputs.new_empty(2, inputs.size(1), pair[0].hidden_size)
+    start = 0
+    for rows in steps:
+        end = start + rows
+        gates = torch.baddbmm(gate_inputs[:, start:end], hidden[:, :rows], recurrent_weights)
+        # Nonlinearities in place: sigmoid on the input and forget gates (adjacent) and the output gate.
+        gates[..., : 2 * cell].sigmoid_()
+        gates[..., 3 * cell :].sigmoid_()
+        input_gate, forget_gate, memory_candidate, output_gate = gates.split(cell, dim=-1)
+        running_memory = memory[:, :rows]
+        running_memory.mul_(forget_gate).addcmul_(input_gate, memory_candidate.tanh_())
+        if cell_clip:
+            running_memory.clamp_(-cell_clip, cell_clip)
+        new_hidden = torch.bmm(torch.tanh(running_memory).mul_(output_gate), projection_weights)
+        if projection_clip:
+            new_hidden.clamp_(-projection_clip, projection_clip)
+        hidden[:, :rows] = new_hidden
+        outputs[:, start:end] = new_hidden
+        start = end
+    return outputs, hidden, memory
+
+
+PAIRED_WEIGHTS = ("weight_ih_l0", "weight_hh_l0", "weight_hr_l0")
+
+
+def share_direction_storage(stacks: Sequence[LstmStack]) -> None:
+    """
+    Stores each layer's forward and backward weight matrices as the two halves of one
+    `(2, rows, columns)` tensor (the parameters become views of it), so that `paired_inference`
+    multiplies by both directions without copying them (150 MB per layer and batch with the
+    original model). For a frozen biLM (`FrozenBilm`); loading weights in place keeps the sharing.
+    """
+    for pair in zip(*(stack.layers for stack in stacks)):
+        stacked = {}
+        for name in PAIRED_WEIGHTS:
+            weights = torch.stack([getattr(layer.lstm, name).data for layer in pair])
+            for direction, layer in enumerate(pair):
+                getattr(layer.lstm, name).data = weights[direction]
+            stacked[name] = weights
+        pair[0].direction_pair_weights = stacked
+
+
+def _stacked(pair: Sequence[LstmWithProjection], name: str) -> torch.Tensor:
+    """Both directions' `name` matrices as one tensor: the storage they share, else a copy."""
+    forward_weights, backward_weights = (getattr(layer.lstm, name) for layer in pair)
+    shared = getattr(pair[0], "direction_pair_weights", {}).get(name)
+    if (
+        shared is not None
+        and shared[0].data_ptr() == forward_weights.data_ptr()
+        and shared[1].data_ptr() == backward_weights.data_ptr()
+        and shared.shape[1:] == forward_weights.shape
+    ):
+        return shared
+    return torch.stack([forward_weights, backward_weights])
 
 
 def reverse_padded(sequences: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:

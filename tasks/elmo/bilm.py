@@ -6,6 +6,10 @@ Faster: the token vectors convolve only the characters a batch needs; the LSTMs 
 part of every gate for all time steps in one product and, in the time loop, only the recurrent
 part for the rows still running (or torch's fused kernel, for weights without clipping).
 
+Light to save: a frozen biLM's weights come from `weight_file` whenever the model is built, so
+checkpoints and archives store only the file's sha256 in their place (375 MB less per checkpoint
+with the original model), and loading them refuses a weight file with other bytes.
+
 Deterministic: AllenNLP's `Elmo` carries each batch row's LSTM state into the next batch, so a
 sentence's vectors depend on what was in the batch before it. Here every sentence starts from the
 same state, `lstm_state="zero"` (the default) or `"warm_up"` (the state the biLM reaches after
@@ -15,7 +19,7 @@ import hashlib
 import json
 import logging
 from pathlib import Path
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -23,7 +27,7 @@ from allennlp.modules.elmo import batch_to_ids
 
 from tasks.bilm.export import load_original_layout
 from tasks.bilm.model import read_options
-from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers
+from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers, share_direction_storage
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +62,9 @@ class FrozenBilm(torch.nn.Module):
     cache_dtype : `str`, optional (default = `"float16"`)
         How the cache stores activations: `"float16"` or `"float32"`.
     requires_grad : `bool`, optional (default = `False`)
-        Fine-tune the biLM with the task (the paper keeps it frozen).
+        Fine-tune the biLM with the task (the paper keeps it frozen). Frozen, its weights are left
+        out of the state dict (the sha256 of `weight_file` stands in for them); fine-tuned, they
+        are saved as usual.
     """
 
     def __init__(
@@ -85,6 +91,12 @@ class FrozenBilm(torch.nn.Module):
         load_original_layout(self, weight_file)
         for parameter in self.parameters():
             parameter.requires_grad_(requires_grad)
+        self.weight_file = weight_file
+        self.weights_sha256, cache_fingerprint = weight_digests(options_file, weight_file, lstm_state)
+        if not requires_grad:
+            share_direction_storage(self.stacks)
+            self.register_state_dict_post_hook(_digest_for_frozen_weights)
+            self.register_load_state_dict_pre_hook(_frozen_weights_from_file)
         self.num_layers = lstm["n_layers"] + 1
         self.lstm_state = lstm_state
         self._carried: Optional[List[List[State]]] = None
@@ -95,7 +107,7 @@ class FrozenBilm(torch.nn.Module):
 
             self.cache = ActivationCache(
                 cache_directory,
-                fingerprint(options_file, weight_file, lstm_state),
+                cache_fingerprint,
                 self.num_layers,
                 self.get_output_dim(),
                 cache_dtype,
@@ -180,14 +192,41 @@ def _rows(state: torch.Tensor, rows: int) -> torch.Tensor:
     return torch.cat([state, state.new_zeros(rows - state.size(0), state.size(1))])
 
 
+WEIGHTS_DIGEST_KEY = "weights_sha256"  # the state dict's stand-in for a frozen biLM's weights
+
+
+def _digest_for_frozen_weights(bilm: FrozenBilm, state_dict, prefix: str, local_metadata) -> None:
+    for name, _ in bilm.named_parameters():
+        del state_dict[prefix + name]
+    state_dict[prefix + WEIGHTS_DIGEST_KEY] = torch.tensor(list(bytes.fromhex(bilm.weights_sha256)), dtype=torch.uint8)
+
+
+def _frozen_weights_from_file(bilm: FrozenBilm, state_dict, prefix: str, *_) -> None:
+    """Loads a state dict saved with or without the frozen weights, if it was saved over the same weight file."""
+    stored = state_dict.pop(prefix + WEIGHTS_DIGEST_KEY, None)
+    if stored is not None and bytes(stored.tolist()).hex() != bilm.weights_sha256:
+        raise ConfigurationError(
+            f"these model weights were trained over a biLM weight file with sha256 {bytes(stored.tolist()).hex()}, "
+            f"but {bilm.weight_file} has sha256 {bilm.weights_sha256}: give the weight file the model was trained with"
+        )
+    for name, parameter in bilm.named_parameters():
+        state_dict.setdefault(prefix + name, parameter.detach())
+
+
+def weight_digests(options_file: str, weight_file: str, lstm_state: str) -> Tuple[str, str]:
+    """The sha256 of `weight_file` and the biLM's `fingerprint`, from one read of the weights."""
+    weights, biLM = hashlib.sha256(), hashlib.sha256()
+    biLM.update(json.dumps(read_options(options_file), sort_keys=True).encode("utf-8"))
+    with open(weight_file, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 24), b""):
+            weights.update(block)
+            biLM.update(block)
+    biLM.update(lstm_state.encode("utf-8"))
+    if lstm_state == "warm_up":
+        biLM.update("\n".join(WARM_UP_TEXT).encode("utf-8"))
+    return weights.hexdigest(), biLM.hexdigest()
+
+
 def fingerprint(options_file: str, weight_file: str, lstm_state: str) -> str:
     """Identifies what a biLM computes: its options, the bytes of its weights, and its initial state."""
-    digest = hashlib.sha256()
-    digest.update(json.dumps(read_options(options_file), sort_keys=True).encode("utf-8"))
-    with open(weight_file, "rb") as weights:
-        for block in iter(lambda: weights.read(1 << 24), b""):
-            digest.update(block)
-    digest.update(lstm_state.encode("utf-8"))
-    if lstm_state == "warm_up":
-        digest.update("\n".join(WARM_UP_TEXT).encode("utf-8"))
-    return digest.hexdigest()
+    return weight_digests(options_file, weight_file, lstm_state)[1]

@@ -10,6 +10,7 @@ A plan: the experiments to run, read from a JSON or Jsonnet file (see plans/ and
         { task: 'ner', configs: ['baseline', 'elmo'], seeds: [1, 2, 3],
           train_fractions: [1.0],        // parts of this experiment's training set (Figure 1)
           train_limit: 2000,             // the most training instances; null: all
+          eval_limit: 1000,              // the most dev and test instances (a seeded part); null: all
           environment: { ... }, overrides: { ... },
           data: 'CoNLL-2003, first 2,000 training sentences of a seeded shuffle',
           label: 'mybilm' },             // optional: part of the run names, to compare biLMs
@@ -36,8 +37,8 @@ from tasks.reproduce.paper import ABLATIONS, BASELINE, ELMO, TASKS
 CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS
 SEED_KEYS = ("random_seed", "numpy_seed", "pytorch_seed")
 PLAN_KEYS = {"name", "description", "environment", "overrides", "experiments"}
-EXPERIMENT_KEYS = {"task", "configs", "seeds", "train_fractions", "train_limit", "environment", "overrides", "data", "label", "metric"}
-SUBSET_VARIABLES = ("TRAIN_FRACTION", "TRAIN_LIMIT")
+EXPERIMENT_KEYS = {"task", "configs", "seeds", "train_fractions", "train_limit", "eval_limit", "environment", "overrides", "data", "label", "metric"}
+SUBSET_VARIABLES = ("TRAIN_FRACTION", "TRAIN_LIMIT", "EVAL_LIMIT")
 
 
 class RunSpec(NamedTuple):
@@ -121,10 +122,17 @@ def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> Lis
     limit = experiment.get("train_limit")
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise ConfigurationError(f"{where}: 'train_limit' must be a positive whole number or null, got {limit!r}")
+    eval_limit = experiment.get("eval_limit")
+    if eval_limit is not None and (not isinstance(eval_limit, int) or isinstance(eval_limit, bool) or eval_limit < 1):
+        raise ConfigurationError(f"{where}: 'eval_limit' must be a positive whole number or null, got {eval_limit!r}")
     environment = {**_strings(plan.get("environment", {}), where), **_strings(experiment.get("environment", {}), where)}
     for variable in SUBSET_VARIABLES:
         if variable in environment:
-            raise ConfigurationError(f"{where}: set the training part with train_fractions and train_limit, not {variable}")
+            raise ConfigurationError(
+                f"{where}: set the data's parts with train_fractions, train_limit and eval_limit, not {variable}"
+            )
+    if eval_limit is not None:
+        environment["EVAL_LIMIT"] = str(eval_limit)
     overrides = {**_object(plan, "overrides", where), **_object(experiment, "overrides", where)}
     for key in SEED_KEYS:
         if key in overrides:

@@ -124,6 +124,10 @@ def setting_notes(runs: Sequence[RunResult]) -> List[str]:
         kept = ", ".join(f"{k:,}" for k in sorted({k for k, _ in sizes}))
         of = " or ".join(f"{n:,}" for n in sorted({n for _, n in sizes}))
         notes.append(f"trained on part of the training data: {kept} of {of} instances (TRAIN_FRACTION / TRAIN_LIMIT)")
+    evaluated = sorted({size for run in runs for size in run.evaluation_sizes if size[0] < size[1]})
+    if evaluated:
+        parts = ", ".join(f"{kept:,} of {of:,}" for kept, of in evaluated)
+        notes.append(f"evaluated on a seeded part of dev and test, the same in every run: {parts} instances (EVAL_LIMIT)")
     notes += _unique(_override_notes(run) for run in runs)
     notes += _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
     notes += _unique(_devices_note(run) for run in runs)

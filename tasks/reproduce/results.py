@@ -18,7 +18,7 @@ from tasks.reproduce.runner import PLAN_RECORD, RUN_INFO, is_finished
 logger = logging.getLogger(__name__)
 
 _MIX_PARAMETER = re.compile(r"^(?P<owner>.*?)\.?scalar_mix_(?P<mix>\d+)\.(?:scalar_parameters\.(?P<layer>\d+)|gamma)$")
-_TRAINING_SIZE = re.compile(r"training on (\d+) of (\d+) instances")
+_SUBSET_SIZE = re.compile(r"(training|evaluating) on (\d+) of (\d+) instances")
 
 
 class Mix(NamedTuple):
@@ -41,6 +41,7 @@ class RunResult(NamedTuple):
     config: Optional[Dict[str, Any]]  # config.json, as trained
     mixes: List[Mix]
     training_size: Optional[Tuple[int, int]]  # instances trained on, of how many (from the training log)
+    evaluation_sizes: List[Tuple[int, int]]  # dev and test instances evaluated on, of how many, when a part
 
     @property
     def task(self) -> str:
@@ -85,7 +86,8 @@ def read_run(directory: Path) -> RunResult:
         epochs=[_json(path) for path in sorted(directory.glob("metrics_epoch_*.json"), key=_epoch_number)],
         config=_json(directory / "config.json") if (directory / "config.json").is_file() else None,
         mixes=learned_mixes(directory, info["spec"]["config_name"]) if finished else [],
-        training_size=_training_size(directory),
+        training_size=next(iter(_subset_sizes(directory, "training")), None),
+        evaluation_sizes=_subset_sizes(directory, "evaluating"),
     )
 
 
@@ -141,17 +143,23 @@ def _best_weights(directory: Path) -> Optional[Dict[str, torch.Tensor]]:
     return None
 
 
-def _training_size(directory: Path) -> Optional[Tuple[int, int]]:
-    """(kept, of) from the training_subset reader's log line, when the run trained on a part."""
+def _subset_sizes(directory: Path, purpose: str) -> List[Tuple[int, int]]:
+    """
+    (kept, of) per file from the subset readers' log lines ("training on 2000 of 14041 instances";
+    "evaluating on ..." for dev and test), in the order read, each file once; empty: all of the data.
+    """
     log = directory / "out.log"
     if not log.is_file():
-        return None
+        return []
+    sizes: List[Tuple[int, int]] = []
     with open(log, encoding="utf-8", errors="replace") as lines:
         for line in lines:
-            match = _TRAINING_SIZE.search(line)
-            if match:
-                return int(match.group(1)), int(match.group(2))
-    return None
+            match = _SUBSET_SIZE.search(line)
+            if match and match.group(1) == purpose:
+                size = (int(match.group(2)), int(match.group(3)))
+                if size not in sizes:
+                    sizes.append(size)
+    return sizes
 
 
 def _epoch_number(path: Path) -> int:
