@@ -215,12 +215,13 @@ def _frozen_weights_from_file(bilm: FrozenBilm, state_dict, prefix: str, *_) -> 
 
 def weight_digests(options_file: str, weight_file: str, lstm_state: str) -> Tuple[str, str]:
     """The sha256 of `weight_file` and the biLM's `fingerprint`, from one read of the weights."""
-    weights, biLM = hashlib.sha256(), hashlib.sha256()
-    biLM.update(json.dumps(read_options(options_file), sort_keys=True).encode("utf-8"))
+    weights = hashlib.sha256()
     with open(weight_file, "rb") as stream:
         for block in iter(lambda: stream.read(1 << 24), b""):
             weights.update(block)
-            biLM.update(block)
+    biLM = hashlib.sha256()
+    biLM.update(json.dumps(read_options(options_file), sort_keys=True).encode("utf-8"))
+    biLM.update(weights.digest())
     biLM.update(lstm_state.encode("utf-8"))
     if lstm_state == "warm_up":
         biLM.update("\n".join(WARM_UP_TEXT).encode("utf-8"))
@@ -228,5 +229,5 @@ def weight_digests(options_file: str, weight_file: str, lstm_state: str) -> Tupl
 
 
 def fingerprint(options_file: str, weight_file: str, lstm_state: str) -> str:
-    """Identifies what a biLM computes: its options, the bytes of its weights, and its initial state."""
+    """Identifies what a biLM computes: its options, the sha256 of its weights, and its initial state."""
     return weight_digests(options_file, weight_file, lstm_state)[1]
