@@ -11,3 +11,4 @@ from data_readers.conll2012 import Conll2012CorefReader
 from data_readers.conll2012_srl import Conll2012SrlReader
 from data_readers.universal_propbank import UniversalPropBankSrlReader
 from data_readers.propbank_predicates import PropBankPredicatesReader
+from data_readers.conllu_words import read_conllu_words

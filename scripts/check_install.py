@@ -43,7 +43,10 @@ REQUIRED = {
     Seq2SeqEncoder: ["alternating_lstm"],
     Metric: ["conll2012_coref_scores", "conll2005_srl", "span_f1"],
     MovingAverage: ["resumable_exponential"],
-    Subcommand: ["export-bilm", "finetune-bilm", "elmo-cache", "elmo-embed", "reproduce", "report"],
+    Subcommand: [
+        "export-bilm", "finetune-bilm", "elmo-cache", "elmo-embed", "reproduce", "report",
+        "elmo-similarity", "elmo-index", "elmo-neighbours", "elmo-probe",  # ours (inspect)
+    ],
 }
 
 

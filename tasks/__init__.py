@@ -13,3 +13,4 @@ import tasks.squad  # noqa: E402,F401
 import tasks.reproduce  # noqa: E402,F401
 import tasks.coref  # noqa: E402,F401
 import tasks.srl  # noqa: E402,F401
+import tasks.inspect  # noqa: E402,F401

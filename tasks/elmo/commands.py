@@ -76,6 +76,10 @@ class ElmoEmbed(Subcommand):
         subparser.add_argument("--lstm-state", choices=LSTM_STATES, default="zero", help="the state every sentence starts from (default zero)")
         subparser.add_argument("--batch-size", type=int, default=64, help="sentences per biLM batch (default 64)")
         subparser.add_argument("--max-sentences", type=int, help="stop after this many sentences; running again continues")
+        subparser.add_argument(
+            "--sentence-vectors", action="store_true",
+            help="write each line's mean token vector (padding excluded): all: (layers, dim); top, average or mix: (dim,)",
+        )
         subparser.set_defaults(func=_embed)
         return subparser
 
@@ -89,7 +93,7 @@ def _embed(args: argparse.Namespace) -> None:
     embed_file(
         args.input_file, args.output_file, options_file, weight_file, layers=args.layers,
         mix_weights=mix_weights, gamma=args.gamma, lstm_state=args.lstm_state, tokenized=args.tokenized,
-        batch_size=args.batch_size, max_sentences=args.max_sentences,
+        batch_size=args.batch_size, max_sentences=args.max_sentences, sentence_vectors=args.sentence_vectors,
     )
 
 

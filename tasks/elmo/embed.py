@@ -9,6 +9,10 @@ per line, named by the line's index from 0 as a string, of shape `(layers, token
 string holding the JSON map from each line's text (stripped) to its dataset name. An empty line
 gets an empty dataset (0 tokens), so dataset names always equal line indices.
 
+With `sentence_vectors`, each line's dataset is instead its sentence vector: the mean of its token
+vectors, padding and the sentence boundaries excluded (`masked_mean`), of shape `(layers, dim)`
+for `all` and `(dim,)` otherwise; an empty line gets zeros.
+
 Resumable: finished batches go to `OUTPUT.partial/`, one file per batch written under a temporary
 name and renamed when complete, so a run that is killed loses at most the batch in hand. Running
 the same command again continues where it stopped, and the hdf5 is written (under a temporary
@@ -85,13 +89,15 @@ def embed_file(
     tokenized: bool = False,
     batch_size: int = 64,
     max_sentences: Optional[int] = None,
+    sentence_vectors: bool = False,
 ) -> EmbedReport:
     """
     Writes the ELMo vectors of every line of `input_path` to `output_path`, continuing an
     interrupted run of the same command. `layers`: `all`, `top`, `average` (the mean of the
     layers) or `mix` (`gamma` times the sum of the layers weighted by `mix_weights`, as given: the
     paper's s_j, after its softmax). `max_sentences` stops after that many sentences (a later run
-    continues). With `lstm_state="carried"` a sentence's vectors depend on every batch before it,
+    continues). `sentence_vectors` writes each line's mean token vector instead of its tokens'
+    vectors. With `lstm_state="carried"` a sentence's vectors depend on every batch before it,
     so such a run is neither split nor resumed.
     """
     input_path, output_path = Path(input_path), Path(output_path)
@@ -111,6 +117,7 @@ def embed_file(
         "layers": layers,
         "mix_weights": list(mix_weights) if mix_weights is not None else None,
         "gamma": gamma if layers == "mix" else None,
+        "sentence_vectors": sentence_vectors,
     }
     partial = PartialOutput(Path(f"{output_path}.partial"), settings)
     done = partial.finished_lines()
@@ -132,13 +139,15 @@ def embed_file(
     with torch.no_grad(), Tqdm.tqdm(total=tokens, unit="token", desc="ELMo") as progress:
         for first in range(0, len(to_compute), batch_size):
             batch = to_compute[first : first + batch_size]
-            vectors = _layer_vectors(bilm, [sentences[index] for index in batch])
+            compute = _sentence_vectors if sentence_vectors else _layer_vectors
+            vectors = compute(bilm, [sentences[index] for index in batch])
             partial.write({index: _select(layer_stack, layers, mix_weights, gamma) for index, layer_stack in zip(batch, vectors)})
             progress.update(sum(len(sentences[index]) for index in batch))
     seconds = time.perf_counter() - start
     remaining = len(pending) - len(to_compute)
     if remaining == 0:
-        empty = _select(numpy.zeros((bilm.num_layers, 0, bilm.get_output_dim()), numpy.float32), layers, mix_weights, gamma)
+        empty_shape = (bilm.num_layers, bilm.get_output_dim()) if sentence_vectors else (bilm.num_layers, 0, bilm.get_output_dim())
+        empty = _select(numpy.zeros(empty_shape, numpy.float32), layers, mix_weights, gamma)
         partial.assemble(output_path, empty_lines, empty, line_texts(input_path))
         if empty_lines:
             logger.info("%d empty lines got empty datasets (0 tokens), the first line %d", len(empty_lines), empty_lines[0] + 1)
@@ -166,6 +175,26 @@ def _layer_vectors(bilm: FrozenBilm, sentences: List[List[str]]) -> List[numpy.n
     output = bilm(batch_to_ids(sentences))
     layers = torch.stack(output["activations"]).numpy()
     return [layers[:, row, 1 : len(tokens) + 1] for row, tokens in enumerate(sentences)]
+
+
+def masked_mean(vectors: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """
+    The mean over time of `vectors` `(..., batch, time, dim)` at the positions where `mask`
+    `(batch, time)` is true: padding never enters a sentence's mean. Rows with no true position get zeros.
+    """
+    weights = mask.to(vectors.dtype).unsqueeze(-1)
+    return (vectors * weights).sum(dim=-2) / weights.sum(dim=-2).clamp(min=1.0)
+
+
+def _sentence_vectors(bilm: FrozenBilm, sentences: List[List[str]]) -> List[numpy.ndarray]:
+    """Each sentence's mean token vector per layer `(num_layers, dim)`, the boundaries and padding excluded."""
+    output = bilm(batch_to_ids(sentences))
+    layers = torch.stack(output["activations"])  # (layers, batch, time + 2, dim), the boundaries included
+    lengths = torch.tensor([len(tokens) for tokens in sentences]).unsqueeze(1)
+    positions = torch.arange(layers.size(2)).unsqueeze(0)
+    tokens_only = (positions >= 1) & (positions <= lengths)
+    means = masked_mean(layers, tokens_only).numpy()
+    return [means[:, row] for row in range(len(sentences))]
 
 
 def _select(layer_stack: numpy.ndarray, layers: str, mix_weights, gamma: float) -> numpy.ndarray:

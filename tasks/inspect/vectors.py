@@ -1,0 +1,94 @@
+"""
+Per-layer token vectors of tokenised sentences from a frozen biLM, and the views of them that the
+inspection commands compare: each layer alone (0 is the character CNN's context-free token
+vector, 1 and up the biLSTM layers), their average, and an optional fixed mix.
+"""
+import os
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+import numpy
+import torch
+from allennlp.common.checks import ConfigurationError
+from allennlp.modules.elmo import batch_to_ids
+
+from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
+
+AVERAGE, MIX = "average", "mix"
+
+
+def open_bilm(
+    options_file: Optional[str] = None,
+    weight_file: Optional[str] = None,
+    lstm_state: str = "zero",
+    use_cache: bool = True,
+) -> FrozenBilm:
+    """
+    The biLM given, else the one ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE name (the bundled biLM when
+    unset), reading and filling the activation cache of ELMO_CACHE_DIR unless `use_cache` is false
+    or the variable is `none`.
+    """
+    if bool(options_file) != bool(weight_file):
+        raise ConfigurationError("give both --options-file and --weight-file, or neither (ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE)")
+    if lstm_state not in LSTM_STATES:
+        raise ConfigurationError(f"lstm_state must be one of {LSTM_STATES}, not {lstm_state!r}")
+    options_file = options_file or os.environ["ELMO_OPTIONS_FILE"]  # given its default by tasks.environment
+    weight_file = weight_file or os.environ["ELMO_WEIGHT_FILE"]
+    cache_directory = os.environ.get("ELMO_CACHE_DIR", "none")
+    if not use_cache or lstm_state == "carried" or cache_directory.lower() == "none":
+        cache_directory = None
+    return FrozenBilm(str(options_file), str(weight_file), lstm_state, cache_directory)
+
+
+def layer_stacks(bilm: FrozenBilm, sentences: Sequence[Sequence[str]], batch_size: int = 64) -> Iterator[Tuple[int, numpy.ndarray]]:
+    """
+    `(index, layers)` for every non-empty sentence, `layers` of shape `(num_layers, tokens, dim)`
+    (float32, sentence boundaries left out), in batches of similar length, so not in input order.
+    """
+    order = sorted((index for index, tokens in enumerate(sentences) if tokens), key=lambda index: len(sentences[index]))
+    with torch.no_grad():
+        for first in range(0, len(order), batch_size):
+            batch = order[first : first + batch_size]
+            output = bilm(batch_to_ids([list(sentences[index]) for index in batch]))
+            layers = torch.stack(output["activations"]).float().numpy()
+            for row, index in enumerate(batch):
+                yield index, layers[:, row, 1 : len(sentences[index]) + 1]
+
+
+def views(layers: numpy.ndarray, mix_weights: Optional[Sequence[float]] = None) -> Dict[str, numpy.ndarray]:
+    """
+    The vectors each view gives for `layers` `(num_layers, ..., dim)`: every layer, their average,
+    and, with `mix_weights` (one per layer, used as given), the weighted sum. γ is left out: it
+    scales every vector alike, which neither cosines nor the probes' standardised features see.
+    """
+    if mix_weights is not None and len(mix_weights) != layers.shape[0]:
+        raise ConfigurationError(f"the biLM has {layers.shape[0]} layers: give {layers.shape[0]} mix weights, not {len(mix_weights)}")
+    result = {str(layer): layers[layer] for layer in range(layers.shape[0])}
+    result[AVERAGE] = layers.mean(axis=0)
+    if mix_weights is not None:
+        result[MIX] = numpy.tensordot(numpy.asarray(mix_weights, dtype=numpy.float32), layers, axes=1)
+    return result
+
+
+def view_title(name: str) -> str:
+    """How tables and charts name a view."""
+    if name == "0":
+        return "layer 0 (characters)"
+    if name.isdigit():
+        return f"layer {name} (biLSTM)"
+    return {AVERAGE: "average of the layers", MIX: "given mix"}[name]
+
+
+def parse_mix_weights(text: Optional[str]) -> Optional[List[float]]:
+    """`"0.2,0.3,0.5"` as floats; None for None."""
+    if text is None:
+        return None
+    try:
+        return [float(value) for value in text.split(",")]
+    except ValueError:
+        raise ConfigurationError(f"--mix-weights: expected numbers separated by commas, like 0.2,0.3,0.5, not {text!r}") from None
+
+
+def unit_rows(vectors: numpy.ndarray) -> numpy.ndarray:
+    """Each row scaled to length 1 (a zero row stays zero), for cosines by dot products."""
+    norms = numpy.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / numpy.maximum(norms, 1e-12)
