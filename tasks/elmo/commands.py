@@ -5,6 +5,7 @@
 import argparse
 import logging
 import os
+from typing import List, Optional
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common import Params
@@ -89,7 +90,7 @@ def _embed(args: argparse.Namespace) -> None:
         raise ConfigurationError("give both --options-file and --weight-file, or neither (ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE)")
     options_file = args.options_file or os.environ["ELMO_OPTIONS_FILE"]  # set, or given its default, by tasks.environment
     weight_file = args.weight_file or os.environ["ELMO_WEIGHT_FILE"]
-    mix_weights = _floats(args.mix_weights) if args.mix_weights else None
+    mix_weights = parse_mix_weights(args.mix_weights)
     embed_file(
         args.input_file, args.output_file, options_file, weight_file, layers=args.layers,
         mix_weights=mix_weights, gamma=args.gamma, lstm_state=args.lstm_state, tokenized=args.tokenized,
@@ -97,7 +98,10 @@ def _embed(args: argparse.Namespace) -> None:
     )
 
 
-def _floats(text: str):
+def parse_mix_weights(text: Optional[str]) -> Optional[List[float]]:
+    """`--mix-weights "0.2,0.3,0.5"` as floats; None when not given."""
+    if text is None:
+        return None
     try:
         return [float(value) for value in text.split(",")]
     except ValueError:

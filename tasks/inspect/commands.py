@@ -17,12 +17,13 @@ from allennlp.common.checks import ConfigurationError
 from data_readers.conllu_words import read_conllu_words
 from data_readers.tokenizers import BlankSpacyTokenizer
 from tasks.elmo.bilm import LSTM_STATES
+from tasks.elmo.commands import parse_mix_weights
 from tasks.elmo.embed import read_sentences
 from tasks.inspect.charts import heatmap
 from tasks.inspect.neighbours import NeighbourIndex, build_index, marked
 from tasks.inspect.probes import TASKS, ProbeSettings, probe_chart, probe_markdown, run_probes, subset
 from tasks.inspect.similarity import contextual_similarity, similarity_json, similarity_table, word_positions
-from tasks.inspect.vectors import open_bilm, parse_mix_weights, view_title
+from tasks.inspect.vectors import open_bilm, view_title
 
 logger = logging.getLogger(__name__)
 

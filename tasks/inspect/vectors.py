@@ -4,7 +4,7 @@ inspection commands compare: each layer alone (0 is the character CNN's context-
 vector, 1 and up the biLSTM layers), their average, and an optional fixed mix.
 """
 import os
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 import numpy
 import torch
@@ -76,16 +76,6 @@ def view_title(name: str) -> str:
     if name.isdigit():
         return f"layer {name} (biLSTM)"
     return {AVERAGE: "average of the layers", MIX: "given mix"}[name]
-
-
-def parse_mix_weights(text: Optional[str]) -> Optional[List[float]]:
-    """`"0.2,0.3,0.5"` as floats; None for None."""
-    if text is None:
-        return None
-    try:
-        return [float(value) for value in text.split(",")]
-    except ValueError:
-        raise ConfigurationError(f"--mix-weights: expected numbers separated by commas, like 0.2,0.3,0.5, not {text!r}") from None
 
 
 def unit_rows(vectors: numpy.ndarray) -> numpy.ndarray:
