@@ -216,6 +216,9 @@ def bilm_layers(
     return layers, mask_with_boundaries, [forward_states, backward_states]
 
 
+PAIRED_WEIGHTS = ("weight_ih_l0", "weight_hh_l0", "weight_hr_l0")  # input, recurrent, projection
+
+
 def _pairable(stacks: Sequence[LstmStack]) -> bool:
     """Whether `paired_inference` applies: no gradient, no active dropout, clipped LSTMs (step by step anyway)."""
     return (
@@ -282,7 +285,7 @@ def _paired_layer(
     """
     cell, cell_clip, projection_clip = pair[0].cell_size, pair[0].cell_clip, pair[0].projection_clip
     input_weights, recurrent_weights, projection_weights = (
-        _stacked(pair, name).transpose(1, 2) for name in ("weight_ih_l0", "weight_hh_l0", "weight_hr_l0")
+        _stacked(pair, name).transpose(1, 2) for name in PAIRED_WEIGHTS
     )
     biases = torch.stack([layer.lstm.bias_ih_l0 + layer.lstm.bias_hh_l0 for layer in pair]).unsqueeze(1)
     gate_inputs = torch.baddbmm(biases, inputs, input_weights)
@@ -306,9 +309,6 @@ def _paired_layer(
         outputs[:, start:end] = new_hidden
         start = end
     return outputs, hidden, memory
-
-
-PAIRED_WEIGHTS = ("weight_ih_l0", "weight_hh_l0", "weight_hr_l0")
 
 
 def share_direction_storage(stacks: Sequence[LstmStack]) -> None:

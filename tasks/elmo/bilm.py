@@ -92,7 +92,8 @@ class FrozenBilm(torch.nn.Module):
         for parameter in self.parameters():
             parameter.requires_grad_(requires_grad)
         self.weight_file = weight_file
-        self.weights_sha256, cache_fingerprint = weight_digests(options_file, weight_file, lstm_state)
+        # What this biLM computes (options, weights, initial state): names its cache, embeddings and indexes.
+        self.weights_sha256, self.fingerprint = weight_digests(options_file, weight_file, lstm_state)
         if not requires_grad:
             share_direction_storage(self.stacks)
             self.register_state_dict_post_hook(_digest_for_frozen_weights)
@@ -107,7 +108,7 @@ class FrozenBilm(torch.nn.Module):
 
             self.cache = ActivationCache(
                 cache_directory,
-                cache_fingerprint,
+                self.fingerprint,
                 self.num_layers,
                 self.get_output_dim(),
                 cache_dtype,
@@ -214,7 +215,10 @@ def _frozen_weights_from_file(bilm: FrozenBilm, state_dict, prefix: str, *_) -> 
 
 
 def weight_digests(options_file: str, weight_file: str, lstm_state: str) -> Tuple[str, str]:
-    """The sha256 of `weight_file` and the biLM's `fingerprint`, from one read of the weights."""
+    """
+    The sha256 of `weight_file`, and the biLM's fingerprint (what it computes: its options, the
+    sha256 of its weights and its initial state), from one read of the weights.
+    """
     weights = hashlib.sha256()
     with open(weight_file, "rb") as stream:
         for block in iter(lambda: stream.read(1 << 24), b""):
@@ -227,7 +231,3 @@ def weight_digests(options_file: str, weight_file: str, lstm_state: str) -> Tupl
         biLM.update("\n".join(WARM_UP_TEXT).encode("utf-8"))
     return weights.hexdigest(), biLM.hexdigest()
 
-
-def fingerprint(options_file: str, weight_file: str, lstm_state: str) -> str:
-    """Identifies what a biLM computes: its options, the sha256 of its weights, and its initial state."""
-    return weight_digests(options_file, weight_file, lstm_state)[1]

@@ -43,7 +43,7 @@ class ActivationCache:
     directory : `str`
         The cache's root; one subdirectory per biLM (fingerprint) and storage type.
     fingerprint : `str`
-        What the biLM computes (`tasks.elmo.bilm.fingerprint`).
+        What the biLM computes (`FrozenBilm.fingerprint`).
     num_layers, dim : `int`
         Layers per sentence (token layer included) and their width.
     dtype : `str`, optional (default = `"float16"`)

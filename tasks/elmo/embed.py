@@ -34,10 +34,11 @@ import torch
 from allennlp.common import Tqdm
 from allennlp.common.checks import ConfigurationError
 from allennlp.modules.elmo import batch_to_ids
+from allennlp.nn import util
 
 from data_readers.errors import DataFormatError
 from data_readers.tokenizers import BlankSpacyTokenizer
-from tasks.elmo.bilm import LSTM_STATES, FrozenBilm, fingerprint
+from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ def embed_file(
         "format": FORMAT_VERSION,
         "input_sha256": _file_sha256(input_path),
         "tokenized": tokenized,
-        "biLM": fingerprint(options_file, weight_file, lstm_state),
+        "biLM": bilm.fingerprint,
         "lstm_state": lstm_state,
         "layers": layers,
         "mix_weights": list(mix_weights) if mix_weights is not None else None,
@@ -136,10 +137,10 @@ def embed_file(
 
     tokens = sum(len(sentences[index]) for index in to_compute)
     start = time.perf_counter()
+    compute = _sentence_vectors if sentence_vectors else sentence_layers
     with torch.no_grad(), Tqdm.tqdm(total=tokens, unit="token", desc="ELMo") as progress:
         for first in range(0, len(to_compute), batch_size):
             batch = to_compute[first : first + batch_size]
-            compute = _sentence_vectors if sentence_vectors else _layer_vectors
             vectors = compute(bilm, [sentences[index] for index in batch])
             partial.write({index: _select(layer_stack, layers, mix_weights, gamma) for index, layer_stack in zip(batch, vectors)})
             progress.update(sum(len(sentences[index]) for index in batch))
@@ -170,20 +171,21 @@ def _check_choices(layers: str, mix_weights, lstm_state: str, batch_size: int, m
         raise ConfigurationError("a run with carried LSTM states cannot be split: its vectors depend on every batch before")
 
 
-def _layer_vectors(bilm: FrozenBilm, sentences: List[List[str]]) -> List[numpy.ndarray]:
-    """Each sentence's layers `(num_layers, tokens, dim)`, without the sentence boundaries."""
-    output = bilm(batch_to_ids(sentences))
-    layers = torch.stack(output["activations"]).numpy()
+def sentence_layers(bilm: FrozenBilm, sentences: Sequence[Sequence[str]]) -> List[numpy.ndarray]:
+    """Each sentence's layers `(num_layers, tokens, dim)` in float32, without the sentence boundaries."""
+    with torch.no_grad():
+        output = bilm(batch_to_ids([list(tokens) for tokens in sentences]))
+    layers = torch.stack(output["activations"]).float().numpy()
     return [layers[:, row, 1 : len(tokens) + 1] for row, tokens in enumerate(sentences)]
 
 
 def masked_mean(vectors: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """
     The mean over time of `vectors` `(..., batch, time, dim)` at the positions where `mask`
-    `(batch, time)` is true: padding never enters a sentence's mean. Rows with no true position get zeros.
+    `(batch, time)` is true (AllenNLP's `masked_mean`): padding never enters a sentence's mean.
+    Rows with no true position get zeros.
     """
-    weights = mask.to(vectors.dtype).unsqueeze(-1)
-    return (vectors * weights).sum(dim=-2) / weights.sum(dim=-2).clamp(min=1.0)
+    return util.masked_mean(vectors, mask.unsqueeze(-1), dim=-2)
 
 
 def _sentence_vectors(bilm: FrozenBilm, sentences: List[List[str]]) -> List[numpy.ndarray]:

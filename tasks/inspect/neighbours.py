@@ -17,7 +17,7 @@ import numpy
 from allennlp.common.checks import ConfigurationError
 from allennlp.modules.elmo import batch_to_ids
 
-from tasks.elmo.bilm import FrozenBilm, fingerprint
+from tasks.elmo.bilm import FrozenBilm
 from tasks.elmo.cache import sentence_key
 from tasks.elmo.fill import fill
 from tasks.inspect.vectors import layer_stacks, unit_rows, views
@@ -75,7 +75,7 @@ def build_index(
         "options_file": str(Path(options_file).resolve()),
         "weight_file": str(Path(weight_file).resolve()),
         "lstm_state": lstm_state,
-        "fingerprint": fingerprint(options_file, weight_file, lstm_state),
+        "fingerprint": bilm.fingerprint,
         "cache_directory": str(bilm.cache.path.parent.resolve()),
         "cache_dtype": numpy.dtype(bilm.cache.dtype).name,
         "sentences": len(kept),
@@ -101,15 +101,14 @@ class NeighbourIndex:
         self.settings = json.loads(path.read_text(encoding="utf-8"))
         if self.settings.get("format") != FORMAT_VERSION:
             raise ConfigurationError(f"{path} is format {self.settings.get('format')}, expected {FORMAT_VERSION}: build the index again")
-        found = fingerprint(self.settings["options_file"], self.settings["weight_file"], self.settings["lstm_state"])
-        if found != self.settings["fingerprint"]:
-            raise ConfigurationError(f"the biLM files named in {path} have changed since the index was built: build it again")
-        with open(self.directory / SENTENCES_FILE, encoding="utf-8") as lines:
-            self.sentences = [json.loads(line) for line in lines]
         self.bilm = FrozenBilm(
             self.settings["options_file"], self.settings["weight_file"], self.settings["lstm_state"],
             self.settings["cache_directory"], self.settings["cache_dtype"],
         )
+        if self.bilm.fingerprint != self.settings["fingerprint"]:
+            raise ConfigurationError(f"the biLM files named in {path} have changed since the index was built: build it again")
+        with open(self.directory / SENTENCES_FILE, encoding="utf-8") as lines:
+            self.sentences = [json.loads(line) for line in lines]
 
     def nearest(
         self, tokens: Sequence[str], position: int, top: int = 5, mix_weights: Optional[Sequence[float]] = None, batch_size: int = 256

@@ -7,11 +7,10 @@ import os
 from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 import numpy
-import torch
 from allennlp.common.checks import ConfigurationError
-from allennlp.modules.elmo import batch_to_ids
 
 from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
+from tasks.elmo.embed import sentence_layers
 
 AVERAGE, MIX = "average", "mix"
 
@@ -45,13 +44,9 @@ def layer_stacks(bilm: FrozenBilm, sentences: Sequence[Sequence[str]], batch_siz
     (float32, sentence boundaries left out), in batches of similar length, so not in input order.
     """
     order = sorted((index for index, tokens in enumerate(sentences) if tokens), key=lambda index: len(sentences[index]))
-    with torch.no_grad():
-        for first in range(0, len(order), batch_size):
-            batch = order[first : first + batch_size]
-            output = bilm(batch_to_ids([list(sentences[index]) for index in batch]))
-            layers = torch.stack(output["activations"]).float().numpy()
-            for row, index in enumerate(batch):
-                yield index, layers[:, row, 1 : len(sentences[index]) + 1]
+    for first in range(0, len(order), batch_size):
+        batch = order[first : first + batch_size]
+        yield from zip(batch, sentence_layers(bilm, [sentences[index] for index in batch]))
 
 
 def views(layers: numpy.ndarray, mix_weights: Optional[Sequence[float]] = None) -> Dict[str, numpy.ndarray]:
