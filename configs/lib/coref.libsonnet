@@ -2,8 +2,10 @@
 // coref_baseline.jsonnet: the end-to-end model of Lee et al. (2017) (tasks/coref), with ELMo at the
 // input of its biLSTM when `use_elmo`. Sizes are Lee et al.'s; see docs/coref.md for what differs.
 local data = import 'data.libsonnet';
+local devices = import 'devices.libsonnet';
 local elmo = import 'elmo.libsonnet';
-local word_vectors = std.extVar('COREF_WORD_VECTORS');
+local vectors = data.word_vectors('COREF');
+local word_vectors = vectors.path;
 
 // Lee et al.: spans of up to 10 words, 0.4 spans per word kept, up to 250 antecedents each,
 // training documents cropped to 50 random consecutive sentences.
@@ -20,7 +22,7 @@ function(use_elmo, elmo_overrides={})
     max_span_width: max_span_width,
     [if training then 'max_training_sentences']: max_training_sentences,
     token_indexers: {
-      tokens: { type: 'single_id' },
+      tokens: { type: 'single_id', lowercase_tokens: vectors.lowercase(false) },
       token_characters: { type: 'characters', min_padding_length: 5 },
     } + (if use_elmo then { elmo: elmo.indexer } else {}),
   };
@@ -30,14 +32,12 @@ function(use_elmo, elmo_overrides={})
   validation_data_path: std.extVar('COREF_DEV_DATA'),
   test_data_path: std.extVar('COREF_TEST_DATA'),
   evaluate_on_test: true,
-  // Trained vectors: words seen only in dev or test would get untrained vectors, so they are left
-  // to @@UNKNOWN@@. Fixed pretrained vectors (as Lee et al.'s GloVe): every split's words get theirs.
-  datasets_for_vocab_creation: if word_vectors == '' then ['train'] else ['train', 'validation', 'test'],
+  datasets_for_vocab_creation: data.vocabulary_splits(word_vectors),
   model: {
     type: 'e2e_coref',
     text_field_embedder: {
       token_embedders: {
-        tokens: { type: 'embedding', embedding_dim: 300 }
+        tokens: { type: 'embedding', embedding_dim: vectors.dim(300) }
                 + (if word_vectors == '' then { trainable: true } else { pretrained_file: word_vectors, trainable: false }),
         token_characters: {
           type: 'character_encoding',
@@ -55,18 +55,20 @@ function(use_elmo, elmo_overrides={})
     max_antecedents: 250,
     lexical_dropout: 0.5,
     dropout: 0.2,
-    // TensorFlow's default (Glorot uniform) for weights, as in Lee et al.'s code; orthogonal recurrent weights.
+    // TensorFlow's default (Glorot uniform) for weights, as in Lee et al.'s code; orthogonal recurrent
+    // weights. Anchored to the model's own modules: the frozen biLM under the text field embedder
+    // has an `char_embedding.weight` too, which must keep the weight file's values.
     initializer: {
       regexes: [
-        ['.*_feedforward.*weight|.*_scorer.*weight|.*_embedding.weight', { type: 'xavier_uniform' }],
-        ['_context_layer.*weight_ih.*', { type: 'xavier_uniform' }],
-        ['_context_layer.*weight_hh.*', { type: 'orthogonal' }],
+        ['^_(mention|antecedent)_feedforward\\..*weight$|^_(head|mention|antecedent)_scorer\\..*weight$|^_[a-z_]+_embedding\\.weight$', { type: 'xavier_uniform' }],
+        ['^_context_layer\\..*weight_ih', { type: 'xavier_uniform' }],
+        ['^_context_layer\\..*weight_hh', { type: 'orthogonal' }],
       ],
     },
     [if use_elmo then 'regularizer']: elmo.regularizer(elmo_settings),
   },
-  // One document a batch, as Lee et al.; read lazily so each epoch draws new training windows.
-  data_loader: { batch_size: 1, shuffle: true, max_instances_in_memory: 4000 },
+  // One document a batch (per process), as Lee et al.; read lazily so each epoch draws new training windows.
+  data_loader: { batch_size: devices.batch_size(1), shuffle: true, max_instances_in_memory: 4000 },
   validation_data_loader: { batch_size: 1 },
   trainer: {
     optimizer: { type: 'adam', lr: 0.001 },
@@ -76,4 +78,4 @@ function(use_elmo, elmo_overrides={})
     patience: 10,
     validation_metric: '+coref_f1',
   },
-}
+} + devices.config

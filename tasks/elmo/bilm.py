@@ -10,6 +10,10 @@ Light to save: a frozen biLM's weights come from `weight_file` whenever the mode
 checkpoints and archives store only the file's sha256 in their place (375 MB less per checkpoint
 with the original model), and loading them refuses a weight file with other bytes.
 
+Checked: a frozen biLM computes what its weight file holds, or nothing. Its fingerprint, which
+names its activation cache, is taken from its parameters as loaded, and it refuses to run once they
+have changed (a model's initializer whose regex also matches the biLM's parameters, for instance).
+
 Deterministic: AllenNLP's `Elmo` carries each batch row's LSTM state into the next batch, so a
 sentence's vectors depend on what was in the batch before it. Here every sentence starts from the
 same state, `lstm_state="zero"` (the default) or `"warm_up"` (the state the biLM reaches after
@@ -92,12 +96,18 @@ class FrozenBilm(torch.nn.Module):
         for parameter in self.parameters():
             parameter.requires_grad_(requires_grad)
         self.weight_file = weight_file
-        # What this biLM computes (options, weights, initial state): names its cache, embeddings and indexes.
-        self.weights_sha256, self.fingerprint = weight_digests(options_file, weight_file, lstm_state)
+        self.weights_sha256 = file_sha256(weight_file)
+        self.requires_grad = requires_grad
         if not requires_grad:
             share_direction_storage(self.stacks)
             self.register_state_dict_post_hook(_digest_for_frozen_weights)
             self.register_load_state_dict_pre_hook(_frozen_weights_from_file)
+        # What this biLM computes, from the values of its parameters as loaded (not from the file's
+        # name or bytes): names its cache, embeddings and indexes. A frozen biLM refuses to run once
+        # anything has changed those values (`_check_frozen`), so the name always fits.
+        self._loaded_digests = parameter_digests(self)
+        self._verified = _parameter_versions(self)
+        self.fingerprint = fingerprint(self.options, self._loaded_digests, lstm_state)
         self.num_layers = lstm["n_layers"] + 1
         self.lstm_state = lstm_state
         self._carried: Optional[List[List[State]]] = None
@@ -121,9 +131,30 @@ class FrozenBilm(torch.nn.Module):
         """`inputs`: character ids `(batch, time, 50)`. `word_inputs` is AllenNLP's vocabulary cache, not supported."""
         if word_inputs is not None:
             raise ConfigurationError("FrozenBilm takes character ids only (use cache_directory, not vocab_to_cache)")
+        self._check_frozen()
         if self.cache is not None:
             return self.cache.activations(inputs, self._compute)
         return self._compute(inputs)
+
+    def _check_frozen(self) -> None:
+        """
+        Stops when a frozen biLM's parameters no longer hold what was loaded from `weight_file`
+        (an initializer whose regex reaches into the biLM re-draws them, for instance). Hashes the
+        parameters again only when one was written or replaced since the last check.
+        """
+        if self.requires_grad:
+            return
+        versions = _parameter_versions(self)
+        if versions == self._verified:
+            return
+        changed = [name for name, digest in parameter_digests(self).items() if digest != self._loaded_digests[name]]
+        if changed:
+            raise ConfigurationError(
+                f"the frozen biLM's parameters {', '.join(changed)} no longer hold what {self.weight_file} holds: "
+                "something changed them after loading (for example an initializer regex of the model that also "
+                "matches parameters under the biLM); a frozen biLM must compute what its weight file holds"
+            )
+        self._verified = versions
 
     def _compute(self, character_ids: torch.Tensor) -> Dict[str, Union[torch.Tensor, List[torch.Tensor]]]:
         with torch.set_grad_enabled(torch.is_grad_enabled() and self.character_encoder.projection.weight.requires_grad):
@@ -214,20 +245,42 @@ def _frozen_weights_from_file(bilm: FrozenBilm, state_dict, prefix: str, *_) -> 
         state_dict.setdefault(prefix + name, parameter.detach())
 
 
-def weight_digests(options_file: str, weight_file: str, lstm_state: str) -> Tuple[str, str]:
-    """
-    The sha256 of `weight_file`, and the biLM's fingerprint (what it computes: its options, the
-    sha256 of its weights and its initial state), from one read of the weights.
-    """
-    weights = hashlib.sha256()
-    with open(weight_file, "rb") as stream:
+def file_sha256(path: str) -> str:
+    """The sha256 of a file, read in blocks of 16 MB."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
         for block in iter(lambda: stream.read(1 << 24), b""):
-            weights.update(block)
-    biLM = hashlib.sha256()
-    biLM.update(json.dumps(read_options(options_file), sort_keys=True).encode("utf-8"))
-    biLM.update(weights.digest())
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def parameter_digests(module: torch.nn.Module) -> Dict[str, str]:
+    """Each parameter's sha256 over its dtype, shape and values, by name."""
+    digests = {}
+    for name, parameter in module.named_parameters():
+        values = parameter.detach().cpu().contiguous()
+        digest = hashlib.sha256(f"{values.dtype} {tuple(values.shape)}".encode("utf-8"))
+        digest.update(values.numpy().tobytes())
+        digests[name] = digest.hexdigest()
+    return digests
+
+
+def _parameter_versions(module: torch.nn.Module) -> Tuple[Tuple[int, int], ...]:
+    """Where each parameter's values live and how often they were written in place: changes with any write."""
+    return tuple((parameter.data_ptr(), parameter._version) for parameter in module.parameters())
+
+
+# Part of every fingerprint: a new definition of what is computed (or of the cache's layout) gives
+# every biLM a new fingerprint, so nothing written under an older definition is read again.
+FINGERPRINT_VERSION = "parameters-v2"
+
+
+def fingerprint(options: Dict, digests: Dict[str, str], lstm_state: str) -> str:
+    """What a biLM computes: its options, the values of its parameters and its initial state."""
+    biLM = hashlib.sha256(FINGERPRINT_VERSION.encode("utf-8"))
+    biLM.update(json.dumps(options, sort_keys=True).encode("utf-8"))
+    biLM.update(json.dumps(sorted(digests.items())).encode("utf-8"))
     biLM.update(lstm_state.encode("utf-8"))
     if lstm_state == "warm_up":
         biLM.update("\n".join(WARM_UP_TEXT).encode("utf-8"))
-    return weights.hexdigest(), biLM.hexdigest()
-
+    return biLM.hexdigest()

@@ -6,8 +6,11 @@ a function of its characters alone: they are computed once and read back in ever
 run and experiment that uses the same biLM. Only the scalar mix, γ, dropout and the task model
 train, exactly as before.
 
-Layout, under `directory/<fingerprint>-<dtype>/` (the fingerprint covers the options, the bytes of
-the weight file and the initial state, so changed weights never meet old vectors):
+Layout, under `directory/<fingerprint>-<dtype>/`. The fingerprint (`FrozenBilm.fingerprint`) is
+taken from what the biLM computes with: its options, the values of its parameters as loaded and its
+initial state, not from file names or bytes; and a frozen biLM whose parameters change after loading
+refuses to run. So changed weights never meet old vectors, and a change of this definition changes
+every fingerprint, leaving the folders written before it unread.
 
 - `activations.bin`: the layers of each sentence, `(num_layers, tokens + 2, dim)` (with the
   sentence boundaries), one after another, float16 by default; read through a memory map.
@@ -33,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 Activations = Dict[str, Union[torch.Tensor, List[torch.Tensor]]]
 DTYPES = {"float16": numpy.float16, "float32": numpy.float32}
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 class ActivationCache:
