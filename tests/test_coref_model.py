@@ -27,9 +27,13 @@ class TestEndToEndCoreferenceResolver(ModelTestCase):
     def test_train_save_load_and_predict_the_same(self, config):
         self.set_up_model(config, str(self.tiny_coref_conll))
         assert isinstance(self.model, EndToEndCoreferenceResolver)
-        # The check compares two loaders' first batches: no shuffling.
+        # The check compares two loaders' first batches: no shuffling. It then asks every parameter
+        # for a gradient on the trained model: the head scorer gets one only from spans of two words
+        # or more, so pruning keeps every span (10 a word, the widest); at the config's 0.4, which
+        # spans two epochs leave on top depends on the float arithmetic (the thread count, the CPU).
         self.ensure_model_can_train_save_and_load(
-            config, overrides='{"trainer.num_epochs": 2, "data_loader.shuffle": false}'
+            config,
+            overrides='{"trainer.num_epochs": 2, "data_loader.shuffle": false, "model.spans_per_word": 10}',
         )
 
     def test_a_batch_of_documents_predicts_as_each_document_alone(self):
