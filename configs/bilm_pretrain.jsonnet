@@ -7,6 +7,7 @@
 // sentences of our bundled NER sample. Metric: held-out perplexity (forward, backward, geometric mean).
 // The paper's biLM (1B Word Benchmark, 2x4096_512): 39.7 average perplexity (forward and backward).
 // Export for ELMo: allennlp export-bilm RUN_DIR/model.tar.gz OUTPUT_DIR
+local devices = import 'lib/devices.libsonnet';
 local streams = 64;  // the batch size: each row is one stream of text
 
 {
@@ -25,4 +26,4 @@ local streams = 64;  // the batch size: each row is one stream of text
     validation_metric: '-perplexity',
     checkpointer: { save_every_num_seconds: 1800 },
   },
-}
+} + devices.single_process_config('its streams of text run on from one batch to the next')

@@ -82,8 +82,9 @@ VARIABLES: Dict[str, Variable] = {
         "",
     ),
     "DEVICES": Variable(
-        "where to train: 'cpu', one GPU id ('0'), or several for distributed training ('0,1'; 'cpu,cpu')",
-        "cpu",
+        "where every config trains: 'cpu', one GPU id ('0'), or several for distributed training ('0,1'; 'cpu,cpu'); "
+        "unset: the first GPU torch sees, else the CPU",
+        "",  # computed when the suite loads: `default_devices`
         kind="devices",
     ),
     "COREF_TRAIN_DATA": Variable(
@@ -129,13 +130,17 @@ def apply_defaults(environment=os.environ) -> None:
         if value:
             _check(name, variable, value)
         else:
-            environment[name] = variable.default
+            environment[name] = default_devices() if name == "DEVICES" else variable.default
             defaulted.append(name)
     if defaulted:
         logger.info(
             "Not set, so the bundled defaults are used: %s (see README, 'Data and weights').",
             ", ".join(defaulted),
         )
+    for name in VARIABLES:
+        if name.endswith(WORD_VECTORS_SUFFIX):
+            environment.update(word_vectors_variables(name, environment[name]))
+    logger.info(where_configs_train(environment["DEVICES"], set_by_user="DEVICES" not in defaulted))
     if "ELMO_WEIGHT_FILE" in defaulted:
         logger.info("ELMo: the bundled biLM in %s (%s)", BUNDLED_BILM, bundled_bilm_description())
 
@@ -159,6 +164,16 @@ def _check(name: str, variable: Variable, value: str) -> None:
             f"{name} is {value!r}: expected 'cpu', a GPU id, or a comma-separated list of distinct GPU ids "
             f"or of 'cpu' ({variable.description})."
         )
+    if variable.kind == "devices" and not value.startswith("cpu"):
+        import torch
+
+        visible = torch.cuda.device_count()
+        if max(int(name) for name in value.split(",")) >= visible:
+            raise ConfigurationError(
+                f"{name} is {value!r}, but torch sees {visible} GPU(s)"
+                + (f" (ids 0 to {visible - 1})" if visible else "")
+                + ": name GPUs that exist, or 'cpu'."
+            )
 
 
 def _is_number(value: str) -> bool:
@@ -175,6 +190,74 @@ def _are_devices(value: str) -> bool:
     if all(name == "cpu" for name in names):
         return True
     return all(name.isdigit() for name in names) and len(set(map(int, names))) == len(names)
+
+
+WORD_VECTORS_SUFFIX = "_WORD_VECTORS"
+WORD_VECTORS_LINES_READ = 10_000  # enough to see the size and whether the words are lowercased
+
+
+def word_vectors_variables(name: str, path: str) -> Dict[str, str]:
+    """
+    What the configs need to know of the vectors file in `name` (`NER_WORD_VECTORS`, ...), read
+    from the file itself so that no size is ever mistyped: `<name>_DIM`, the vectors' size, and
+    `<name>_LOWERCASE`, 'true' when its words are lowercased (GloVe 6B), so the configs lowercase
+    the tokens they look up. Both are '' when `name` is unset.
+    """
+    if not path:
+        return {f"{name}_DIM": "", f"{name}_LOWERCASE": ""}
+    dim, lowercased = read_word_vectors_header(path)
+    return {f"{name}_DIM": str(dim), f"{name}_LOWERCASE": "true" if lowercased else "false"}
+
+
+def read_word_vectors_header(path: str) -> Tuple[int, bool]:
+    """The size of the vectors in a GloVe-format text file (plain or .gz) and whether its first words are all lowercase."""
+    import gzip
+
+    opener = gzip.open if path.endswith(".gz") else open
+    dim, lowercased = None, True
+    try:
+        with opener(path, "rt", encoding="utf-8") as lines:
+            for number, line in enumerate(lines, start=1):
+                if number > WORD_VECTORS_LINES_READ:
+                    break
+                fields = line.rstrip("\n").split(" ")
+                if dim is None:
+                    dim = len(fields) - 1
+                if dim < 1 or len(fields) - 1 != dim:
+                    raise ConfigurationError(
+                        f"{path}, line {number}: expected a word and {dim} numbers separated by spaces "
+                        f"(GloVe's text format), found {len(fields)} fields"
+                    )
+                lowercased = lowercased and fields[0] == fields[0].lower()
+    except (OSError, UnicodeDecodeError, EOFError) as error:
+        raise ConfigurationError(f"{path}: cannot read it as word vectors in GloVe's text format ({error})") from None
+    if dim is None:
+        raise ConfigurationError(f"{path}: the word vectors file is empty")
+    return dim, lowercased
+
+
+def default_devices() -> str:
+    """Where configs train when DEVICES is unset: the first GPU torch sees, else the CPU."""
+    import torch
+
+    return "0" if torch.cuda.is_available() else "cpu"
+
+
+def where_configs_train(devices: str, set_by_user: bool) -> str:
+    """One line for the log: the device(s) every config trains on, and why."""
+    names = [name.strip() for name in devices.split(",")]
+    if names == ["cpu"]:
+        where = "on the CPU"
+    elif len(names) == 1:
+        where = f"on GPU {names[0]}"
+    elif names[0] == "cpu":
+        where = f"in {len(names)} processes on the CPU (AllenNLP's distributed trainer)"
+    else:
+        where = f"on GPUs {', '.join(names)}, one process each (AllenNLP's distributed trainer)"
+    if set_by_user:
+        return f"Configs train {where}: DEVICES={devices}."
+    why = "the first GPU torch sees" if names != ["cpu"] else "torch sees no GPU"
+    return f"Configs train {where}: DEVICES is not set and {why} (set DEVICES to choose: 'cpu', '0', '0,1')."
 
 
 def bundled_bilm_description() -> str:

@@ -5,12 +5,14 @@ count the whole development set across the workers, it tests on all of the test 
 part is the one a single process takes, and the workers share the ELMo activation cache.
 """
 import json
+import logging
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 
@@ -37,15 +39,53 @@ def test_one_device_sets_the_trainer_and_several_make_a_distributed_run(monkeypa
     assert _config(monkeypatch, "cpu,cpu")["distributed"]["cuda_devices"] == [-1, -1]
 
 
-@pytest.mark.parametrize("value", ["gpu", "0,0", "cpu,0", "-1", ""])
-def test_devices_are_checked(value):
-    if value == "":
-        environment = {"DEVICES": value}
-        apply_defaults(environment)
-        assert environment["DEVICES"] == "cpu"
+TRAINING_CONFIGS = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "configs").rglob("*.jsonnet"))
+
+
+@pytest.mark.parametrize("config", TRAINING_CONFIGS)
+def test_every_config_trains_where_devices_says(monkeypatch, config):
+    """One rule for every config: the trainer's device, or a distributed run, comes from DEVICES."""
+    for devices, device in (("cpu", -1), ("1", 1)):
+        monkeypatch.setenv("DEVICES", devices)
+        params = Params.from_file(str(ROOT / config)).as_dict(quiet=True)
+        assert params["trainer"]["cuda_device"] == device and "distributed" not in params
+    monkeypatch.setenv("DEVICES", "cpu,cpu")
+    if config == "configs/bilm_pretrain.jsonnet":  # its text streams run on from batch to batch
+        with pytest.raises(RuntimeError, match="trains in one process"):
+            Params.from_file(str(ROOT / config))
         return
+    params = Params.from_file(str(ROOT / config)).as_dict(quiet=True)
+    assert params["distributed"]["cuda_devices"] == [-1, -1] and "cuda_device" not in params["trainer"]
+
+
+@pytest.mark.parametrize("value", ["gpu", "0,0", "cpu,0", "-1"])
+def test_devices_are_checked(value):
     with pytest.raises(ConfigurationError, match=f"DEVICES is '{value}': expected 'cpu', a GPU id"):
         apply_defaults({"DEVICES": value})
+
+
+@pytest.mark.parametrize("gpus, expected", [(0, "cpu"), (2, "0")])
+def test_unset_devices_take_the_first_gpu_else_the_cpu_and_the_log_says_why(monkeypatch, caplog, gpus, expected):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: gpus > 0)
+    environment = {"DEVICES": ""}
+    with caplog.at_level(logging.INFO, logger="tasks.environment"):
+        apply_defaults(environment)
+    assert environment["DEVICES"] == expected
+    if gpus:
+        assert "Configs train on GPU 0: DEVICES is not set and the first GPU torch sees" in caplog.text
+    else:
+        assert "Configs train on the CPU: DEVICES is not set and torch sees no GPU" in caplog.text
+
+
+def test_devices_set_are_logged_and_gpus_that_torch_cannot_see_are_refused(monkeypatch, caplog):
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    with caplog.at_level(logging.INFO, logger="tasks.environment"):
+        apply_defaults({"DEVICES": "cpu,cpu"})
+        apply_defaults({"DEVICES": "0"})
+    assert "Configs train in 2 processes on the CPU (AllenNLP's distributed trainer): DEVICES=cpu,cpu." in caplog.text
+    assert "Configs train on GPU 0: DEVICES=0." in caplog.text
+    with pytest.raises(ConfigurationError, match=r"DEVICES is '0,1', but torch sees 1 GPU\(s\) \(ids 0 to 0\)"):
+        apply_defaults({"DEVICES": "0,1"})
 
 
 def test_two_cpu_processes_train_as_one(tiny_conll, tiny_elmo, tmp_path):

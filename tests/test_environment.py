@@ -1,13 +1,16 @@
 import pytest
 from allennlp.common.checks import ConfigurationError
 
+import gzip
+
 from tasks.environment import BUNDLED_BILM, BUNDLED_DATA, VARIABLES, apply_defaults
 
 
 def test_unset_variables_get_bundled_files_that_exist():
     environment = {}
     apply_defaults(environment)
-    assert set(environment) == set(VARIABLES)
+    derived = {f"{name}_{part}" for name in VARIABLES if name.endswith("_WORD_VECTORS") for part in ("DIM", "LOWERCASE")}
+    assert set(environment) == set(VARIABLES) | derived
     assert environment["NER_TRAIN_DATA"] == str(BUNDLED_DATA / "ner" / "train.txt")
     assert environment["ELMO_WEIGHT_FILE"] == str(BUNDLED_BILM / "weights.hdf5")
     assert environment["NER_WORD_VECTORS"] == ""
@@ -45,3 +48,29 @@ def test_elmo_options_and_weights_are_set_together(tiny_elmo):
 def test_numeric_variables_are_checked(name, value):
     with pytest.raises(ConfigurationError, match=f"{name} is '{value}': expected"):
         apply_defaults({name: value})
+
+
+def test_the_word_vectors_size_and_case_are_read_from_the_file(tmp_path):
+    glove = tmp_path / "glove.txt.gz"
+    with gzip.open(glove, "wt", encoding="utf-8") as vectors:
+        vectors.write("the 0.1 0.2 0.3\n, 0.4 0.5 0.6\nparis 0.7 0.8 0.9\n")
+    cased = tmp_path / "cased.txt"
+    cased.write_text("The 0.1 0.2\nParis 0.3 0.4\n", encoding="utf-8")
+    environment = {"NER_WORD_VECTORS": str(glove), "SST_WORD_VECTORS": str(cased)}
+    apply_defaults(environment)
+    assert (environment["NER_WORD_VECTORS_DIM"], environment["NER_WORD_VECTORS_LOWERCASE"]) == ("3", "true")
+    assert (environment["SST_WORD_VECTORS_DIM"], environment["SST_WORD_VECTORS_LOWERCASE"]) == ("2", "false")
+    assert (environment["SNLI_WORD_VECTORS_DIM"], environment["SNLI_WORD_VECTORS_LOWERCASE"]) == ("", "")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("the 0.1 0.2\nof 0.3\n", r"bad.txt, line 2: expected a word and 2 numbers .* found 2 fields"),
+     ("", r"bad.txt: the word vectors file is empty"),
+     ("the\n", r"bad.txt, line 1: expected a word and 0 numbers")],
+)
+def test_a_malformed_word_vectors_file_is_refused_with_its_line(tmp_path, text, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=message):
+        apply_defaults({"NER_WORD_VECTORS": str(path)})

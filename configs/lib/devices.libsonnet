@@ -1,5 +1,5 @@
 // Where a config trains, from the DEVICES variable (checked in tasks/environment.py):
-//   unset or 'cpu'  one process on the CPU
+//   'cpu'           one process on the CPU (unset: the first GPU torch sees, else the CPU)
 //   '0'             one process on GPU 0
 //   '0,1,2,3'       AllenNLP's distributed trainer, one process per GPU (NCCL)
 //   'cpu,cpu'       two processes on the CPU (gloo): distributed training without a GPU, for tests
@@ -23,4 +23,11 @@ local processes = std.length(ids);
   },
 
   batch_size(size):: std.max(1, std.ceil(size / processes)),
+
+  // For a config that must train in one process (the biLM's streams of text run on from batch to
+  // batch, which splitting the batches between processes would break).
+  single_process_config(why):: (
+    assert processes == 1 : 'DEVICES is ' + std.extVar('DEVICES') + ': this config trains in one process (' + why + '); name one device';
+    self.config
+  ),
 }

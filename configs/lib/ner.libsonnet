@@ -3,7 +3,8 @@
 local data = import 'data.libsonnet';
 local devices = import 'devices.libsonnet';
 local elmo = import 'elmo.libsonnet';
-local word_vectors = std.extVar('NER_WORD_VECTORS');
+local vectors = data.word_vectors('NER');
+local word_vectors = vectors.path;
 
 // `elmo_overrides`: changes to the paper's ELMo settings for NER (elmo.libsonnet): λ = 0.1, input
 // only, no dropout on ELMo itself (the model's dropout of 0.5 applies to all embeddings).
@@ -13,7 +14,7 @@ function(use_elmo, elmo_overrides={})
     type: 'conll2003_ner',
     coding_scheme: 'BIOUL',
     token_indexers: {
-      tokens: { type: 'single_id', lowercase_tokens: true },
+      tokens: { type: 'single_id', lowercase_tokens: vectors.lowercase(true) },
       token_characters: { type: 'characters', min_padding_length: 3 },
     } + (if use_elmo then { elmo: elmo.indexer } else {}),
   }) + {
@@ -21,15 +22,14 @@ function(use_elmo, elmo_overrides={})
   validation_data_path: std.extVar('NER_DEV_DATA'),
   test_data_path: std.extVar('NER_TEST_DATA'),
   evaluate_on_test: true,
-  // Words seen only in dev or test would get untrained vectors: leave them to @@UNKNOWN@@.
-  datasets_for_vocab_creation: ['train'],
+  datasets_for_vocab_creation: data.vocabulary_splits(word_vectors),
   model: {
     type: 'bilstm_crf_tagger',
     label_encoding: 'BIOUL',
     dropout: 0.5,
     text_field_embedder: {
       token_embedders: {
-        tokens: { type: 'embedding', embedding_dim: 50, trainable: true }
+        tokens: { type: 'embedding', embedding_dim: vectors.dim(50), trainable: true }
                 + (if word_vectors != '' then { pretrained_file: word_vectors } else {}),
         token_characters: {
           type: 'character_encoding',

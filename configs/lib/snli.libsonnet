@@ -2,8 +2,10 @@
 // configs/ablations/snli_*.jsonnet: ESIM (Chen et al. 2017) with 300-d LSTMs and feed-forward layers,
 // and, when `use_elmo`, ELMo at the input and the output of its lowest biLSTM.
 local data = import 'data.libsonnet';
+local devices = import 'devices.libsonnet';
 local elmo = import 'elmo.libsonnet';
-local word_vectors = std.extVar('SNLI_WORD_VECTORS');
+local vectors = data.word_vectors('SNLI');
+local word_vectors = vectors.path;
 
 // The weight matrices of the LSTMs and feed-forward layers (not the biLM's, not the word vectors).
 local weight_matrices = '^_(encoder|inference_encoder)\\._module\\.weight_|^_(projection_feedforward|output_feedforward|output_logit)\\._linear_layers\\.[0-9]+\\.weight$';
@@ -18,18 +20,17 @@ function(use_elmo, elmo_overrides={})
   data.readers({
     type: 'snli_jsonl',
     tokenizer: { type: 'blank_spacy' },
-    token_indexers: { tokens: { type: 'single_id' } } + (if use_elmo then { elmo: elmo.indexer } else {}),
+    token_indexers: { tokens: { type: 'single_id', lowercase_tokens: vectors.lowercase(false) } } + (if use_elmo then { elmo: elmo.indexer } else {}),
   }) + {
   train_data_path: std.extVar('SNLI_TRAIN_DATA'),
   validation_data_path: std.extVar('SNLI_DEV_DATA'),
   test_data_path: std.extVar('SNLI_TEST_DATA'),
   evaluate_on_test: true,
-  // Trained vectors: words seen only in dev or test would stay random, so leave them to @@UNKNOWN@@.
-  [if word_vectors == '' then 'datasets_for_vocab_creation']: ['train'],
+  datasets_for_vocab_creation: data.vocabulary_splits(word_vectors),
   model: {
     type: 'elmo_esim',
     text_field_embedder: { token_embedders: {
-      tokens: { type: 'embedding', embedding_dim: 300 }
+      tokens: { type: 'embedding', embedding_dim: vectors.dim(300) }
               + (if word_vectors != '' then { pretrained_file: word_vectors, trainable: false } else { trainable: true }),
     } },
     encoder: { type: 'lstm', hidden_size: 300, num_layers: 1, bidirectional: true },
@@ -54,7 +55,7 @@ function(use_elmo, elmo_overrides={})
     // λ on the ELMo mix weights; the paper's ELMo model also puts 1e-4 ℓ2 on the weight matrices.
     [if use_elmo then 'regularizer']: { regexes: elmo.regularizer(settings).regexes + [[weight_matrices, { type: 'l2', alpha: 0.0001 }]] },
   },
-  data_loader: { batch_sampler: { type: 'bucket', batch_size: 32 } },
+  data_loader: { batch_sampler: { type: 'bucket', batch_size: devices.batch_size(32) } },
   trainer: {
     optimizer: { type: 'adam', lr: 0.0004 },
     grad_norm: 5.0,
@@ -64,4 +65,4 @@ function(use_elmo, elmo_overrides={})
     patience: 5,
     validation_metric: '+accuracy',
   },
-}
+} + devices.config

@@ -11,8 +11,10 @@
 // model 'bidaf': allennlp-models' BiDAF (Seo et al. 2017) with its own training_config settings
 // (highway 2, LSTMs of 100, Adam, batch 40), scored with the same reader and metric; no ELMo.
 local data = import 'data.libsonnet';
+local devices = import 'devices.libsonnet';
 local elmo = import 'elmo.libsonnet';
-local word_vectors = std.extVar('SQUAD_WORD_VECTORS');
+local vectors = data.word_vectors('SQUAD');
+local word_vectors = vectors.path;
 
 // `elmo_overrides`: changes to the paper's ELMo settings for SQuAD (elmo.libsonnet); the
 // ablations of Tables 2 and 3 are such overrides.
@@ -35,7 +37,7 @@ function(use_elmo, elmo_overrides={}, model='clark_gardner')
     clark_gardner: {
       model: {
         type: 'bidaf_self_attention',
-        text_field_embedder: { token_embedders: { tokens: word_embedding(300), token_characters: characters(20) } },
+        text_field_embedder: { token_embedders: { tokens: word_embedding(vectors.dim(300)), token_characters: characters(20) } },
         contextual_encoder: gru,
         self_attention_encoder: gru,
         span_start_encoder: gru,
@@ -48,7 +50,7 @@ function(use_elmo, elmo_overrides={}, model='clark_gardner')
         [if use_elmo then 'elmo']: elmo.module(settings, (if settings.input then 1 else 0) + (if settings.output then 1 else 0)),
         [if use_elmo then 'regularizer']: elmo.regularizer(settings),
       },
-      data_loader: { batch_sampler: { type: 'bucket', batch_size: 45, sorting_keys: ['passage'] } },
+      data_loader: { batch_sampler: { type: 'bucket', batch_size: devices.batch_size(45), sorting_keys: ['passage'] } },
       trainer: {
         optimizer: { type: 'adadelta', lr: 1.0, rho: 0.95, eps: 1e-8 },
         moving_average: { type: 'resumable_exponential', decay: 0.999 },
@@ -58,7 +60,7 @@ function(use_elmo, elmo_overrides={}, model='clark_gardner')
     },
     // allennlp-models' training_config/rc/bidaf.jsonnet, with learned 100-d words unless vectors are given.
     bidaf: {
-      local word_dim = if word_vectors != '' then 300 else 100,
+      local word_dim = vectors.dim(100),
       model: {
         type: 'bidaf_squad_v1',
         text_field_embedder: { token_embedders: { tokens: word_embedding(word_dim), token_characters: characters(16) } },
@@ -69,7 +71,7 @@ function(use_elmo, elmo_overrides={}, model='clark_gardner')
         span_end_encoder: { type: 'lstm', bidirectional: true, input_size: 1400, hidden_size: 100 },
         dropout: 0.2,
       },
-      data_loader: { batch_sampler: { type: 'bucket', batch_size: 40, sorting_keys: ['passage'] } },
+      data_loader: { batch_sampler: { type: 'bucket', batch_size: devices.batch_size(40), sorting_keys: ['passage'] } },
       trainer: {
         optimizer: { type: 'adam', lr: 0.001, betas: [0.9, 0.9] },
         learning_rate_scheduler: { type: 'reduce_on_plateau', factor: 0.5, mode: 'max', patience: 2 },
@@ -85,13 +87,11 @@ function(use_elmo, elmo_overrides={}, model='clark_gardner')
     type: 'squad_v1',
     tokenizer: { type: 'blank_spacy' },
     token_indexers: {
-      tokens: { type: 'single_id', lowercase_tokens: false },
+      tokens: { type: 'single_id', lowercase_tokens: vectors.lowercase(false) },
       token_characters: { type: 'characters', min_padding_length: 5 },
     } + (if use_elmo then { elmo: elmo.indexer } else {}),
   }) + {
     train_data_path: std.extVar('SQUAD_TRAIN_DATA'),
     validation_data_path: std.extVar('SQUAD_DEV_DATA'),
-    // Learned vectors for words seen only in dev would stay random: leave those to @@UNKNOWN@@.
-    // Fixed pretrained vectors are as good for dev's words as for train's (as the paper has them).
-    datasets_for_vocab_creation: if word_vectors == '' then ['train'] else ['train', 'validation'],
-  } + models[model]
+    datasets_for_vocab_creation: data.vocabulary_splits(word_vectors, ['train', 'validation']),
+  } + models[model] + devices.config

@@ -14,10 +14,12 @@
 // (CoNLL-U with PropBank frames; the default, with our bundled sample, bundled/data/srl).
 // On the bundled sample the schedule is cut to 15 epochs, patience 5, so it runs in minutes.
 local data = import 'data.libsonnet';
+local devices = import 'devices.libsonnet';
 local elmo = import 'elmo.libsonnet';
 local format = std.extVar('SRL_DATA_FORMAT');
 local train = std.extVar('SRL_TRAIN_DATA');
-local word_vectors = std.extVar('SRL_WORD_VECTORS');
+local vectors = data.word_vectors('SRL');
+local word_vectors = vectors.path;
 local on_bundled_sample = std.endsWith(train, 'bundled/data/srl/train.conllu');
 
 local reader_types = { conll2012: 'srl_conll2012', universal_propbank: 'srl_universal_propbank' };
@@ -31,22 +33,26 @@ function(use_elmo, elmo_overrides={})
   data.readers({
     type: reader_types[format],
     token_indexers: {
-      tokens: { type: 'single_id', lowercase_tokens: true },  // GloVe 6B is lowercased
+      tokens: { type: 'single_id', lowercase_tokens: vectors.lowercase(true) },
     } + (if use_elmo then { elmo: elmo.indexer } else {}),
   }) + {
     train_data_path: train,
     validation_data_path: std.extVar('SRL_DEV_DATA'),
     test_data_path: std.extVar('SRL_TEST_DATA'),
     evaluate_on_test: true,
+    datasets_for_vocab_creation: data.vocabulary_splits(word_vectors),
     model: {
       type: 'deep_srl',
       text_field_embedder: {
         token_embedders: {
-          tokens: { type: 'embedding', embedding_dim: 100, trainable: true }
+          tokens: { type: 'embedding', embedding_dim: vectors.dim(100), trainable: true }
                   + (if word_vectors != '' then { pretrained_file: word_vectors } else {}),
         },
       },
       binary_feature_dim: 100,
+      // Not in the paper (given gold predicates): a 100-d biLSTM over the detached word embeddings
+      // learns which words are predicates, so the archive alone labels raw text.
+      predicate_finder_size: 100,
       encoder: { type: 'alternating_lstm', hidden_size: 300, num_layers: 8, recurrent_dropout_probability: 0.1, use_highway: true },
       initializer: { regexes: [['tag_projection_layer.*weight', { type: 'orthogonal' }]] },
       elmo_at_input: use_elmo && settings.input,
@@ -54,7 +60,7 @@ function(use_elmo, elmo_overrides={})
       [if use_elmo then 'elmo']: elmo.module(settings, places),
       [if use_elmo then 'regularizer']: elmo.regularizer(settings),
     },
-    data_loader: { batch_sampler: { type: 'bucket', batch_size: 80 } },
+    data_loader: { batch_sampler: { type: 'bucket', batch_size: devices.batch_size(80) } },
     trainer: {
       optimizer: { type: 'adadelta', lr: 1.0, rho: 0.95 },
       grad_clipping: 1.0,
@@ -62,4 +68,4 @@ function(use_elmo, elmo_overrides={})
       patience: if on_bundled_sample then 5 else 200,
       validation_metric: '+f1-measure-overall',
     },
-  }
+  } + devices.config

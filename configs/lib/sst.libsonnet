@@ -2,8 +2,10 @@
 // the biattentive classification network (McCann et al. 2017) with ELMo at the input and at the
 // output of its integrator biLSTM when `use_elmo`.
 local data = import 'data.libsonnet';
+local devices = import 'devices.libsonnet';
 local elmo = import 'elmo.libsonnet';
-local word_vectors = std.extVar('SST_WORD_VECTORS');
+local vectors = data.word_vectors('SST');
+local word_vectors = vectors.path;
 
 // `elmo_overrides`: changes to the paper's ELMo settings for SST (elmo.libsonnet): λ = 0.001, at the
 // input and the output; no dropout on ELMo itself (ours: the model's embedding dropout of 0.5 covers
@@ -14,7 +16,7 @@ function(use_elmo, elmo_overrides={})
   local trees(phrases) = {
     type: 'sst_trees',
     granularity: '5-class',
-    token_indexers: { tokens: { type: 'single_id' } } + (if use_elmo then { elmo: elmo.indexer } else {}),
+    token_indexers: { tokens: { type: 'single_id', lowercase_tokens: vectors.lowercase(false) } } + (if use_elmo then { elmo: elmo.indexer } else {}),
     use_subtrees: phrases,
     min_phrase_tokens: if phrases then 4 else 1,
   };
@@ -24,12 +26,11 @@ function(use_elmo, elmo_overrides={})
   validation_data_path: std.extVar('SST_DEV_DATA'),
   test_data_path: std.extVar('SST_TEST_DATA'),
   evaluate_on_test: true,
-  // Trained vectors: words seen only in dev or test would stay random, so leave them to @@UNKNOWN@@.
-  [if word_vectors == '' then 'datasets_for_vocab_creation']: ['train'],
+  datasets_for_vocab_creation: data.vocabulary_splits(word_vectors),
   model: {
     type: 'elmo_bcn',
     text_field_embedder: { token_embedders: {
-      tokens: { type: 'embedding', embedding_dim: 300 }
+      tokens: { type: 'embedding', embedding_dim: vectors.dim(300) }
               + (if word_vectors != '' then { pretrained_file: word_vectors, trainable: false } else { trainable: true }),
     } },
     embedding_dropout: 0.5,
@@ -46,7 +47,7 @@ function(use_elmo, elmo_overrides={})
     [if use_elmo then 'use_integrator_output_elmo']: settings.output,
     [if use_elmo then 'regularizer']: elmo.regularizer(settings),
   },
-  data_loader: { batch_sampler: { type: 'bucket', batch_size: 100 } },
+  data_loader: { batch_sampler: { type: 'bucket', batch_size: devices.batch_size(100) } },
   trainer: {
     optimizer: { type: 'adam', lr: 0.0001 },
     grad_norm: 5.0,
@@ -54,4 +55,4 @@ function(use_elmo, elmo_overrides={})
     patience: 5,
     validation_metric: '+accuracy',
   },
-}
+} + devices.config
