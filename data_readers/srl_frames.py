@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, List, Tuple
 
 from allennlp.data import Instance, Token
+from allennlp.data.fields import SequenceLabelField
 from allennlp_models.structured_prediction.dataset_readers.srl import SrlReader
 
 from data_readers.errors import numbered_lines as utf8_lines
@@ -36,6 +37,10 @@ class SrlFramesReader(SrlReader):
     spans several words or has `C-V` continuations, so it matches what the predictor gives for raw
     text. Sentences without predicates give no instance (AllenNLP's reader gives one with all tags
     `O`, which adds nothing to the span metric); the log says how many there were.
+
+    Each instance also holds `sentence_predicates` (1 on every predicate's word of the sentence, 0
+    elsewhere) and their indices in `metadata["sentence_predicates"]`: what the SRL model's
+    predicate finder learns from, so that its archive labels raw text alone.
     """
 
     def _read(self, file_path: str) -> Iterable[Instance]:
@@ -50,7 +55,14 @@ class SrlFramesReader(SrlReader):
                 frames += 1
                 indicator = [0] * len(tokens)
                 indicator[predicate] = 1
-                yield self.text_to_instance(tokens, indicator, tags)
+                instance = self.text_to_instance(tokens, indicator, tags)
+                marked = set(sentence.predicates)
+                instance.add_field(
+                    "sentence_predicates",
+                    SequenceLabelField([int(index in marked) for index in range(len(tokens))], instance["tokens"]),
+                )
+                instance["metadata"].metadata["sentence_predicates"] = sorted(marked)
+                yield instance
         logger.info(
             "%s: %d frames from %d sentences; %d sentences without a predicate gave no instance",
             file_path, frames, sentences, without_predicates,

@@ -135,11 +135,28 @@ def test_predict_finds_predicates_and_labels_their_arguments(trained, tmp_path):
     assert predictions[3]["error"] == '"predicates" must be a list of word indices from 0 to 2'
 
 
-def test_predictor_without_a_tagger_asks_for_predicates(trained):
+def test_the_srl_archive_alone_finds_the_predicates_of_raw_text(trained, tmp_path):
+    """`allennlp predict` with the SRL archive and nothing else: its predicate finder marks the predicates."""
+    directory, _, environment = trained
+    inputs, output = tmp_path / "input.jsonl", tmp_path / "predictions.jsonl"
+    inputs.write_text(json.dumps({"sentence": "Ada repaired the old bridge."}) + "\n", encoding="utf-8")
+    allennlp("predict", str(directory / "srl" / "model.tar.gz"), str(inputs), "--output-file", str(output),
+             "--silent", environment=environment)
+    (prediction,) = [json.loads(line) for line in output.read_text().splitlines()]
+    assert "error" not in prediction
+    predictor = Predictor.from_archive(load_archive(str(directory / "srl" / "model.tar.gz")))
+    found = predictor._tag_predicates([predictor._tokenized({"sentence": "Ada repaired the old bridge."}, "sentence")[1]])
+    assert [frame["predicate"]["token_index"] for frame in prediction["frames"]] == found[0]
+    metrics = json.loads((directory / "srl" / "metrics.json").read_text())
+    assert 0 <= metrics["best_validation_predicate-f1"] <= 1 and "test_predicate-f1" in metrics
+
+
+def test_predictor_without_a_finder_or_a_tagger_asks_for_predicates(trained):
     directory, _, _ = trained
     predictor = Predictor.from_archive(load_archive(str(directory / "srl" / "model.tar.gz")))
+    predictor._model.predicate_finder = None  # as an archive trained without one
     result = predictor.predict_json({"sentence": "Ada slept."})
-    assert result["error"].startswith('no predicates: give "predicates" (word indices), or a predicate tagger')
+    assert result["error"].startswith('no predicates: this model has no predicate finder; give "predicates"')
     result = predictor.predict_json({"sentence": "Ada slept.", "predicates": [1]})
     assert [frame["predicate"]["text"] for frame in result["frames"]] == ["slept"]
 

@@ -8,7 +8,7 @@ import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import DatasetReader, Vocabulary
+from allennlp.data import Batch, DatasetReader, Vocabulary
 from allennlp.models import Model
 
 from tasks.srl.model import DeepSrl
@@ -175,3 +175,27 @@ def test_elmo_settings_and_labels_are_checked():
     _check_bio(["O", "B-ARG0", "I-ARG0"])
     with pytest.raises(ConfigurationError, match="SRL labels must be BIO .* found L-ARG0, U-V"):
         _check_bio(["O", "B-ARG0", "L-ARG0", "U-V"])
+
+
+def test_the_predicate_finder_learns_the_predicates_and_leaves_the_labeller_alone(srl_environment, tmp_path):
+    """Trained on the fixture's sentences it marks their predicates; its loss reaches no labeller parameter."""
+    model, _ = build(tiny("configs/srl_baseline.jsonnet", tmp_path))
+    reader = DatasetReader.from_params(Params.from_file(str(ROOT / "configs/srl_baseline.jsonnet"))["dataset_reader"])
+    instances = list(reader.read(str(srl_environment)))
+    finder = [parameter for name, parameter in model.named_parameters() if name.startswith("predicate_")]
+    optimizer = torch.optim.Adam(finder, lr=0.01)
+    batch = Batch(instances)
+    batch.index_instances(model.vocab)
+    tensors = batch.as_tensor_dict()
+    model.train()
+    for _ in range(60):
+        optimizer.zero_grad()
+        output = model(**{key: value for key, value in tensors.items() if key != "tags"})
+        output["loss"].backward()
+        assert all(p.grad is None for n, p in model.named_parameters() if not n.startswith("predicate_"))
+        optimizer.step()
+    model.eval()
+    output = model.make_output_human_readable(model(**tensors))
+    for instance, predicates in zip(instances, output["predicates"]):
+        assert predicates == instance["metadata"]["sentence_predicates"]
+    assert model.get_metrics(reset=True)["predicate-f1"] == 1.0

@@ -57,10 +57,14 @@ def test_conll2012_reads_the_same_frames_as_universal_propbank(fixture_files):
 
 def test_instances_follow_allennlp_srl_layout(fixture_files):
     instance = next(iter(UniversalPropBankSrlReader().read(str(fixture_files[0]))))
-    assert set(instance.fields) == {"tokens", "verb_indicator", "tags", "metadata"}
+    # allennlp-models' fields, and every predicate of the sentence for the model's predicate finder
+    assert set(instance.fields) == {"tokens", "verb_indicator", "tags", "metadata", "sentence_predicates"}
     assert instance["verb_indicator"].labels == [0, 1, 0, 0, 0, 0, 0, 0]
     assert instance["metadata"]["verb"] == "repaired"
     assert instance["metadata"]["gold_tags"] == instance["tags"].labels
+    predicates = instance["metadata"]["sentence_predicates"]
+    assert 1 in predicates
+    assert instance["sentence_predicates"].labels == [int(index in predicates) for index in range(8)]
 
 
 def test_indicator_marks_the_predicate_alone_not_its_particle(fixture_files):

@@ -11,10 +11,12 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
+from allennlp.modules.seq2seq_encoders import LstmSeq2SeqEncoder
 from allennlp.modules.conditional_random_field import allowed_transitions
 from allennlp.modules.token_embedders import Embedding
 from allennlp.nn import InitializerApplicator
 from allennlp.nn.util import get_text_field_mask, sequence_cross_entropy_with_logits, viterbi_decode
+from allennlp.training.metrics import F1Measure
 
 from tasks.elmo import PaperElmo, check_elmo_places
 from tasks.srl.metrics import Conll2005SrlScore
@@ -32,6 +34,11 @@ class DeepSrl(Model):
     and trained by per-word cross-entropy. Decoding is Viterbi over log-probabilities under the
     BIO constraints (no `I-X` that does not continue an `X`). Outside training the official
     CoNLL-2005 score (`Conll2005SrlScore`) is computed on the decoded tags.
+
+    Not in the paper, whose SRL is given gold predicates: with `predicate_finder_size`, a small
+    biLSTM over the word embeddings (detached, so the role labeller learns as without it) says
+    which words are predicates, trained from the readers' `sentence_predicates`, so that the
+    archive alone labels raw text (`predicate-f1` on dev, each sentence counted once).
 
     The instances are allennlp-models' `srl` layout, and the encoder is the one its
     `SemanticRoleLabeler` uses. That model is not subclassed: it fixes the encoder's input to
@@ -57,6 +64,8 @@ class DeepSrl(Model):
     elmo_at_input, elmo_at_output : `bool`, optional (default = `False`)
         Where ELMo enters: concatenated to the word embeddings, and to the top LSTM's output.
     label_namespace : `str`, optional (default = `"labels"`)
+    predicate_finder_size : `int`, optional (default = `0`)
+        Hidden size of the predicate finder's biLSTM; 0: no predicate finder.
     """
 
     default_predictor = "srl_frames"
@@ -72,6 +81,7 @@ class DeepSrl(Model):
         elmo_at_input: bool = False,
         elmo_at_output: bool = False,
         label_namespace: str = "labels",
+        predicate_finder_size: int = 0,
         initializer: InitializerApplicator = InitializerApplicator(),
         **kwargs,
     ) -> None:
@@ -95,6 +105,14 @@ class DeepSrl(Model):
         self.embedding_dropout = torch.nn.Dropout(embedding_dropout)
         self._register_bio_constraints(labels)
         self.srl_score = Conll2005SrlScore()
+        self.predicate_finder: Optional[Seq2SeqEncoder] = None
+        if predicate_finder_size:
+            self.predicate_finder = LstmSeq2SeqEncoder(
+                text_field_embedder.get_output_dim(), predicate_finder_size, bidirectional=True
+            )
+            self.predicate_scorer = torch.nn.Linear(self.predicate_finder.get_output_dim(), 2)
+            self.predicate_f1 = F1Measure(positive_label=1)
+            self._predicates_scored = False  # AllenNLP's F1Measure raises when asked before any batch
         initializer(self)
 
     def forward(  # type: ignore
@@ -103,15 +121,19 @@ class DeepSrl(Model):
         verb_indicator: torch.LongTensor,
         metadata: List[Dict[str, Any]],
         tags: Optional[torch.LongTensor] = None,
+        sentence_predicates: Optional[torch.LongTensor] = None,
     ) -> Dict[str, Any]:
         """
         `verb_indicator` `(batch, time)` marks the predicate; `tags` `(batch, time)` are gold BIO
-        tag ids. Outside training the output holds the decoded tag ids (`predicted_tag_ids`).
+        tag ids; `sentence_predicates` `(batch, time)` mark every predicate of the sentence (for
+        the predicate finder). Outside training the output holds the decoded tag ids
+        (`predicted_tag_ids`), and with a predicate finder its scores (`predicate_logits`).
         """
         mask = get_text_field_mask(tokens)
         word_inputs = {name: tensors for name, tensors in tokens.items() if name != ELMO_INDEXER}
+        word_embeddings = self.text_field_embedder(word_inputs)
         pieces = [
-            self.embedding_dropout(self.text_field_embedder(word_inputs)),
+            self.embedding_dropout(word_embeddings),
             self.binary_feature_embedding(verb_indicator.long()),
         ]
         elmo_representations = self._elmo_representations(tokens)
@@ -131,6 +153,8 @@ class DeepSrl(Model):
         }
         if tags is not None:
             output["loss"] = sequence_cross_entropy_with_logits(logits, tags, mask)
+        if self.predicate_finder is not None:
+            self._find_predicates(word_embeddings.detach(), mask, metadata, sentence_predicates, output)
         if not self.training:
             output["predicted_tag_ids"] = self.decode(logits, mask)
             if tags is not None:
@@ -138,6 +162,30 @@ class DeepSrl(Model):
                 gold = [self._tag_strings(row[:length]) for row, length in zip(tags.tolist(), lengths)]
                 self.srl_score([self._tag_strings(path) for path in output["predicted_tag_ids"]], gold)
         return output
+
+    def _find_predicates(
+        self,
+        word_embeddings: torch.Tensor,
+        mask: torch.BoolTensor,
+        metadata: List[Dict[str, Any]],
+        sentence_predicates: Optional[torch.LongTensor],
+        output: Dict[str, Any],
+    ) -> None:
+        """The predicate finder's scores, its loss added to the labeller's, and its F1 on each sentence once."""
+        predicate_logits = self.predicate_scorer(self.predicate_finder(word_embeddings, mask))
+        output["predicate_logits"] = predicate_logits
+        if sentence_predicates is None:
+            return
+        loss = sequence_cross_entropy_with_logits(predicate_logits, sentence_predicates, mask)
+        output["loss"] = output["loss"] + loss if "loss" in output else loss
+        if self.training:  # scored in evaluation only, as the labeller is
+            return
+        # A sentence gives one instance per predicate: score it on the instance of its first one.
+        first = torch.tensor(
+            [entry["verb_index"] == min(entry["sentence_predicates"]) for entry in metadata], device=mask.device
+        )
+        self.predicate_f1(predicate_logits, sentence_predicates, mask & first.unsqueeze(1))
+        self._predicates_scored = True
 
     def decode(self, logits: torch.Tensor, mask: torch.BoolTensor) -> List[List[int]]:
         """The most probable BIO-valid tag ids of each sequence (Viterbi on log-probabilities)."""
@@ -153,7 +201,14 @@ class DeepSrl(Model):
         return paths
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
+        """`tags`, the decoded BIO tags; with a predicate finder, `predicates`: the word indices it marks."""
         output_dict["tags"] = [self._tag_strings(path) for path in output_dict.pop("predicted_tag_ids")]
+        if "predicate_logits" in output_dict:
+            best = output_dict.pop("predicate_logits").argmax(dim=-1).tolist()
+            lengths = output_dict["mask"].sum(dim=-1).tolist()
+            output_dict["predicates"] = [
+                [index for index in range(length) if row[index] == 1] for row, length in zip(best, lengths)
+            ]
         return output_dict
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
@@ -164,6 +219,9 @@ class DeepSrl(Model):
         if self.training:
             return {}
         metrics = self.srl_score.get_metric(reset)
+        if self.predicate_finder is not None and self._predicates_scored:
+            metrics.update({f"predicate-{name}": value for name, value in self.predicate_f1.get_metric(reset).items()})
+            self._predicates_scored = not reset
         if reset:
             return metrics
         return {name: value for name, value in metrics.items() if name.endswith("-overall")}

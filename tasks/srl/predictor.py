@@ -25,11 +25,12 @@ BATCH_SIZE = 64
 class SrlFramesPredictor(RawTextPredictor):
     """
     Finds the predicates of `sentence` and labels each one's arguments. The predicates come from
-    the input's `"predicates"` (word indices into the tokenised sentence) when given, otherwise
-    from a trained `predicate_tagger` archive: `predicate_model` (`--predictor-args
-    '{"predicate_model": "runs/srl_predicates/model.tar.gz"}'`) or, unset, the
-    `SRL_PREDICATE_MODEL` environment variable. A line that has neither, or whose input is bad,
-    gets `{"error": ..., "input": ...}` (`RawTextPredictor`).
+    the input's `"predicates"` (word indices into the tokenised sentence) when given; otherwise
+    from a trained `predicate_tagger` archive when one is named, `predicate_model`
+    (`--predictor-args '{"predicate_model": "runs/srl_predicates/model.tar.gz"}'`) or, unset, the
+    `SRL_PREDICATE_MODEL` environment variable; otherwise from the SRL model's own predicate
+    finder (the configs train one). A line none of these can serve, or whose input is bad, gets
+    `{"error": ..., "input": ...}` (`RawTextPredictor`).
 
     Each output holds `tokens` and `frames`, one per predicate in word order: `predicate`
     (`text`, `token_index`), `tags` (BIO) and `arguments` (`text`, `label`,
@@ -88,10 +89,11 @@ class SrlFramesPredictor(RawTextPredictor):
     def _given_predicates(self, json_dict: JsonDict, tokens: List[Token]) -> Optional[List[int]]:
         given = json_dict.get("predicates")
         if given is None:
-            if self._predicate_tagger is None:
+            if self._predicate_tagger is None and getattr(self._model, "predicate_finder", None) is None:
                 raise InvalidInput(
-                    'no predicates: give "predicates" (word indices), or a predicate tagger with --predictor-args '
-                    f"'{{\"predicate_model\": \"path/to/model.tar.gz\"}}' or {PREDICATE_MODEL_VARIABLE}"
+                    'no predicates: this model has no predicate finder; give "predicates" (word indices), or a '
+                    f"predicate tagger with --predictor-args '{{\"predicate_model\": \"path/to/model.tar.gz\"}}' "
+                    f"or {PREDICATE_MODEL_VARIABLE}"
                 )
             return None
         if not (isinstance(given, list) and all(isinstance(index, int) and 0 <= index < len(tokens) for index in given)):
@@ -101,7 +103,9 @@ class SrlFramesPredictor(RawTextPredictor):
     def _tag_predicates(self, sentences: List[List[Token]]) -> List[List[int]]:
         if not sentences:
             return []
-        assert self._predicate_tagger is not None
+        if self._predicate_tagger is None:  # the SRL model's own finder, on sentences with no predicate marked
+            instances = [self._dataset_reader.text_to_instance(tokens, [0] * len(tokens)) for tokens in sentences]
+            return [output["predicates"] for output in self._labelled(instances)]
         instances = [self._predicate_reader.text_to_instance(tokens) for tokens in sentences]
         for instance in instances:
             self._predicate_reader.apply_token_indexers(instance)
