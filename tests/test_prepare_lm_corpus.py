@@ -139,3 +139,50 @@ def test_missing_or_empty_folder_is_named(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(SystemExit, match=re.escape(f"{tmp_path / 'empty'}: no .txt novels")):
         run(tmp_path / "empty", tmp_path / "out")
+
+
+@pytest.fixture
+def task_data(tmp_path) -> Path:
+    """Every task source's file in SHARED_DATA_DIR's layout, from the tests' own tiny fixtures."""
+    from tests.conftest import TINY_CONLL
+    from tests.squad_fixtures import write_squad
+    from tests.srl_fixtures import conllu_text
+    from tests.sst_snli_fixtures import TINY_SNLI_PAIRS, TINY_SST, snli_lines
+
+    data = tmp_path / "data"
+    for folder in ("conll2003", "sst", "snli", "squad", "srl_up_ewt"):
+        (data / folder).mkdir(parents=True)
+    (data / "conll2003" / "eng.train").write_text(TINY_CONLL, encoding="utf-8")
+    (data / "sst" / "train.txt").write_text(TINY_SST, encoding="utf-8")
+    (data / "snli" / "snli_1.0_dev.jsonl").write_text(snli_lines(TINY_SNLI_PAIRS), encoding="utf-8")
+    write_squad(data / "squad" / "train-v1.1.reconstructed.json")
+    (data / "srl_up_ewt" / "en_ewt-up-dev.conllu").write_text(conllu_text(), encoding="utf-8")
+    return data
+
+
+def test_several_sources_are_shuffled_together_and_each_keeps_its_heldout_apart(novels, task_data, tmp_path):
+    from tests.sst_snli_fixtures import TINY_SNLI_PAIRS
+
+    sources = ["litbank", "squad", "conll2003", "sst", "snli", "universal_propbank"]
+    stats = run(novels, tmp_path / "out", "--sources", *sources, "--task-data", str(task_data))
+    output = tmp_path / "out"
+    train = (output / "train.txt").read_text(encoding="utf-8").splitlines()
+    heldout = (output / "heldout.txt").read_text(encoding="utf-8").splitlines()
+    assert set(stats["sources"]) == set(sources)
+    for source in sources:
+        alone = (output / f"heldout_{source}.txt").read_text(encoding="utf-8").splitlines()
+        assert alone and set(alone) <= set(heldout)
+        assert stats["sources"][source]["heldout"]["sentences"] == len(alone)
+    assert stats["train"]["sentences"] == len(train) == sum(parts["train"]["sentences"] for parts in stats["sources"].values())
+    assert "Ada Lovelace visited Turin ." in train + heldout  # CoNLL-2003, as tokenised there
+    assert "The film is truly brilliant" in train + heldout  # SST's leaves
+    assert "A warm film ( mostly funny )" in train + heldout  # PTB brackets unescaped
+    snli = [line for line in train + heldout if "riding" in line or "reading" in line or "cooking" in line]
+    assert len(snli) == len(set(snli))  # each distinct sentence once
+    premises = {premise for _, premise, _ in TINY_SNLI_PAIRS}
+    assert sum(premise in snli for premise in premises) == 2  # the part of dev the suite trains on, not the held-out third
+    assert not set(train) & set(heldout) - {"."}
+    # A second run writes the same files: the shuffle is seeded.
+    run(novels, tmp_path / "again", "--sources", *sources, "--task-data", str(task_data))
+    for name in ("train.txt", "heldout.txt"):
+        assert (output / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
