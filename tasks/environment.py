@@ -130,7 +130,7 @@ def apply_defaults(environment=os.environ) -> None:
         if value:
             _check(name, variable, value)
         else:
-            environment[name] = default_devices() if name == "DEVICES" else variable.default
+            environment[name] = default_value(name)
             defaulted.append(name)
     if defaulted:
         logger.info(
@@ -143,6 +143,11 @@ def apply_defaults(environment=os.environ) -> None:
     logger.info(where_configs_train(environment["DEVICES"], set_by_user="DEVICES" not in defaulted))
     if "ELMO_WEIGHT_FILE" in defaulted:
         logger.info("ELMo: the bundled biLM in %s (%s)", BUNDLED_BILM, bundled_bilm_description())
+
+
+def default_value(name: str) -> str:
+    """What an unset variable takes: its bundled default, or for DEVICES the first GPU torch sees, else the CPU."""
+    return default_devices() if name == "DEVICES" else VARIABLES[name].default
 
 
 def _check(name: str, variable: Variable, value: str) -> None:

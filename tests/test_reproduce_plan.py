@@ -50,6 +50,26 @@ def test_an_eval_limit_reaches_every_run_of_its_experiment(tmp_path):
     assert [run.environment.get("EVAL_LIMIT") for run in plan.runs] == ["300", "300", None]
 
 
+def test_finetune_bilm_names_one_biLM_per_task_and_data_and_gives_its_elmo_runs_to_it(tmp_path):
+    ner = {"task": "ner", "environment": {"NER_TRAIN_DATA": "a.txt"}}
+    plan = load_plan(_plan(tmp_path, [
+        dict(ner, configs=["baseline", "elmo", "top_layer"], seeds=[1], finetune_bilm=True),
+        dict(ner, configs=["elmo"], seeds=[1]),
+        dict(ner, configs=["elmo"], seeds=[2], train_fractions=[0.5], finetune_bilm=True),
+    ], finetuned_bilms=[{"task": "sst"}, dict(ner, environment={"NER_TRAIN_DATA": "b.txt"})]))
+    names = {run.name: run.finetuned_bilm for run in plan.runs}
+    (ner_bilm, sst_bilm, other_ner_bilm) = [bilm.name for bilm in plan.bilms]
+    assert names == {
+        "ner-baseline-seed1": "",  # nothing to fine-tune: the same run as without
+        "ner-elmo-finetuned-seed1": ner_bilm, "ner-top_layer-finetuned-seed1": ner_bilm,
+        "ner-elmo-seed1": "", "ner-elmo-finetuned-fraction0.5-seed2": ner_bilm,
+    }
+    assert ner_bilm.startswith("ner-") and sst_bilm.startswith("sst-") and other_ner_bilm not in (ner_bilm, sst_bilm)
+    assert plan.bilms[0].config == "configs/ner_elmo.jsonnet" and plan.bilms[0].environment == {"NER_TRAIN_DATA": "a.txt"}
+    with pytest.raises(ConfigurationError, match="'finetune_bilm' must be true or false"):
+        load_plan(_plan(tmp_path, [dict(ner, configs=["elmo"], seeds=[1], finetune_bilm="yes")]))
+
+
 def test_a_run_described_twice_is_run_once_unless_the_descriptions_differ(tmp_path):
     same = {"task": "sst", "configs": ["elmo"], "seeds": [1]}
     assert len(load_plan(_plan(tmp_path, [same, dict(same, train_fractions=[0.5, 1.0])])).runs) == 2

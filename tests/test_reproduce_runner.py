@@ -123,3 +123,35 @@ def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path)
     assert state_of(run, run_dir) == FINISHED
     assert state_of(run._replace(seed=8), run_dir) == CHANGED  # the plan now says otherwise
     assert state_of(run._replace(data="described anew"), run_dir) == FINISHED  # words only: same run
+
+
+def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny_conll, tiny_elmo):
+    fixture = str(tiny_conll)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps({
+        "name": "finetuned",
+        "environment": {"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+                        "NER_TRAIN_DATA": fixture, "NER_DEV_DATA": fixture, "NER_TEST_DATA": fixture},
+        "overrides": {"trainer.num_epochs": 1},
+        "experiments": [{"task": "ner", "configs": ["elmo"], "seeds": [1, 2], "finetune_bilm": True,
+                         "bilm_overrides": {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2,
+                                            "dataset_reader.unroll_steps": 5, "model.num_samples": 0,
+                                            "vocabulary.min_count.tokens": 1}}],
+    }))
+    plan = load_plan(str(path))
+    runs_dir = tmp_path / "runs"
+    assert Runner(plan, runs_dir).run() == 0
+    (bilm,) = plan.bilms
+    built = runs_dir / "bilms" / bilm.name
+    perplexity = json.loads((built / "perplexity.json").read_text())
+    assert perplexity["before"]["perplexity"] > 1 and perplexity["after"]["perplexity"] > 1
+    info = json.loads((built / "bilm_info.json").read_text())
+    assert info["status"] == FINISHED and len(info["attempts"]) == 1 and "finetune-bilm" in info["shell"]
+    for seed in (1, 2):
+        run = json.loads((runs_dir / f"ner-elmo-finetuned-seed{seed}" / "run_info.json").read_text())
+        assert run["status"] == FINISHED
+        assert run["environment"]["ELMO_WEIGHT_FILE"]["value"] == str(built / "elmo" / "weights.hdf5")
+        config = json.loads((runs_dir / f"ner-elmo-finetuned-seed{seed}" / "config.json").read_text())
+        assert config["model"]["text_field_embedder"]["token_embedders"]["elmo"]["weight_file"] == str(built / "elmo" / "weights.hdf5")
+    assert Runner(plan, runs_dir).run() == 0  # built and finished: nothing again
+    assert len(json.loads((built / "bilm_info.json").read_text())["attempts"]) == 1

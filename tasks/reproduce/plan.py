@@ -13,15 +13,23 @@ A plan: the experiments to run, read from a JSON or Jsonnet file (see plans/ and
           eval_limit: 1000,              // the most dev and test instances (a seeded part); null: all
           environment: { ... }, overrides: { ... },
           data: 'CoNLL-2003, first 2,000 training sentences of a seeded shuffle',
-          label: 'mybilm' },             // optional: part of the run names, to compare biLMs
+          label: 'mybilm',               // optional: part of the run names, to compare biLMs
+          finetune_bilm: true,           // optional: its ELMo runs use the biLM fine-tuned on the task's text (§A.1)
+          bilm_overrides: { ... } },     // optional: `-o` for that fine-tuning's biLM training
       ],
+      finetuned_bilms: [ { task: 'sst', environment: { ... } } ],  // more fine-tuned biLMs, for Table 7 alone
     }
 
 The file is evaluated with every environment variable as a Jsonnet external variable, and
 SHARED_DATA_DIR defaults to ../shared/data beside the repository. Each experiment expands to one run
 per config, training fraction and seed, with a stable name such as `ner-elmo-seed1` or
 `sst-baseline-fraction0.1-seed2`; a run that two experiments describe identically is run once.
+
+A fine-tuned biLM (the paper's §A.1: one epoch on the task's training text, `allennlp
+finetune-bilm`) is built once per task, data and biLM, named like `ner-3f2a9c0d1e`, and its ELMo
+runs are named `ner-elmo-finetuned-seed1`; its held-out perplexities before and after are Table 7.
 """
+import hashlib
 import json
 import os
 import re
@@ -36,8 +44,11 @@ from tasks.reproduce.paper import ABLATIONS, BASELINE, ELMO, TASKS
 
 CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS
 SEED_KEYS = ("random_seed", "numpy_seed", "pytorch_seed")
-PLAN_KEYS = {"name", "description", "environment", "overrides", "experiments"}
-EXPERIMENT_KEYS = {"task", "configs", "seeds", "train_fractions", "train_limit", "eval_limit", "environment", "overrides", "data", "label", "metric"}
+PLAN_KEYS = {"name", "description", "environment", "overrides", "experiments", "finetuned_bilms"}
+EXPERIMENT_KEYS = {
+    "task", "configs", "seeds", "train_fractions", "train_limit", "eval_limit", "environment", "overrides", "data",
+    "label", "metric", "finetune_bilm", "bilm_overrides",
+}
 SUBSET_VARIABLES = ("TRAIN_FRACTION", "TRAIN_LIMIT", "EVAL_LIMIT")
 
 
@@ -56,6 +67,20 @@ class RunSpec(NamedTuple):
     data: str  # what the data is, in words, for the report
     environment: Dict[str, str]  # what the plan sets, TRAIN_FRACTION and TRAIN_LIMIT included
     overrides: Dict[str, Any]  # `-o` for allennlp train, seeds included
+    finetuned_bilm: str = ""  # the BilmSpec whose biLM replaces the plan's, if any
+
+    def as_json(self) -> Dict[str, Any]:
+        return dict(self._asdict())
+
+
+class BilmSpec(NamedTuple):
+    """A biLM fine-tuned on a task's training text (§A.1), with its held-out perplexity before and after (Table 7)."""
+
+    name: str  # `<task>-<digest of what it is made from>`
+    task: str
+    config: str  # the task's ELMo config, whose readers give the text
+    environment: Dict[str, str]  # the task's data and the biLM to start from, as the plan sets them
+    overrides: Dict[str, Any]  # `-o` for the biLM's training (configs/bilm_pretrain.jsonnet)
 
     def as_json(self) -> Dict[str, Any]:
         return dict(self._asdict())
@@ -66,6 +91,7 @@ class Plan(NamedTuple):
     description: str
     path: str
     runs: List[RunSpec]
+    bilms: List[BilmSpec] = []
 
 
 def default_shared_data_dir() -> str:
@@ -92,6 +118,7 @@ def load_plan(path: str, environment=None) -> Plan:
         raise ConfigurationError(f"plan {path}: 'experiments' must be a non-empty list")
     name = str(plan.get("name") or Path(path).stem.split(".")[0])
     runs: Dict[str, RunSpec] = {}
+    bilms: Dict[str, BilmSpec] = {}
     for index, experiment in enumerate(plan["experiments"]):
         where = f"plan {path}, experiment {index + 1}"
         for run in _expand(experiment, plan, where):
@@ -101,7 +128,32 @@ def load_plan(path: str, environment=None) -> Plan:
                     f"{_difference(runs[run.name], run)}"
                 )
             runs[run.name] = run
-    return Plan(name, str(plan.get("description", "")), str(path), list(runs.values()))
+        if experiment.get("finetune_bilm"):
+            bilm = _bilm_spec(experiment, plan, where)
+            bilms[bilm.name] = bilm
+    extra = plan.get("finetuned_bilms", [])
+    if not isinstance(extra, list):
+        raise ConfigurationError(f"plan {path}: 'finetuned_bilms' must be a list of experiments (task, environment)")
+    for index, experiment in enumerate(extra):
+        where = f"plan {path}, finetuned_bilms {index + 1}"
+        if not isinstance(experiment, dict):
+            raise ConfigurationError(f"{where}: expected an object, got {experiment!r}")
+        _check_keys(experiment, EXPERIMENT_KEYS, where)
+        bilm = _bilm_spec(experiment, plan, where)
+        bilms[bilm.name] = bilm
+    return Plan(name, str(plan.get("description", "")), str(path), list(runs.values()), list(bilms.values()))
+
+
+def _bilm_spec(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> BilmSpec:
+    """The fine-tuned biLM of an experiment's task: named by the task, its config and the environment it reads."""
+    task = experiment.get("task")
+    if task not in TASKS:
+        raise ConfigurationError(f"{where}: 'task' is {task!r}, expected one of {sorted(TASKS)}")
+    environment = {**_strings(plan.get("environment", {}), where), **_strings(experiment.get("environment", {}), where)}
+    overrides = _object(experiment, "bilm_overrides", where)
+    config = config_path(task, ELMO)
+    digest = hashlib.sha256(json.dumps([task, config, environment, overrides], sort_keys=True).encode("utf-8")).hexdigest()
+    return BilmSpec(name=f"{task}-{digest[:10]}", task=task, config=config, environment=environment, overrides=overrides)
 
 
 def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> List[RunSpec]:
@@ -140,12 +192,18 @@ def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> Lis
     label = str(experiment.get("label", ""))
     if label and not label.replace("_", "").isalnum():
         raise ConfigurationError(f"{where}: 'label' may hold letters, digits and '_' only, got {label!r}")
+    finetune = experiment.get("finetune_bilm", False)
+    if not isinstance(finetune, bool):
+        raise ConfigurationError(f"{where}: 'finetune_bilm' must be true or false, got {finetune!r}")
+    bilm = _bilm_spec(experiment, plan, where).name if finetune else ""
     runs = []
     for config in configs:
+        finetuned = bool(bilm) and config != BASELINE  # a baseline has no biLM to fine-tune
         for fraction in fractions:
             for seed in seeds:
                 name = "-".join(
-                    [task, config] + ([label] if label else []) + ([f"fraction{fraction:g}"] if fraction != 1 else []) + [f"seed{seed}"]
+                    [task, config] + ([label] if label else []) + (["finetuned"] if finetuned else [])
+                    + ([f"fraction{fraction:g}"] if fraction != 1 else []) + [f"seed{seed}"]
                 )
                 run_limit = max(1, round(fraction * limit)) if limit is not None else None
                 runs.append(
@@ -166,6 +224,7 @@ def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> Lis
                             "TRAIN_LIMIT": "" if run_limit is None else str(run_limit),
                         },
                         overrides={**overrides, **{key: seed for key in SEED_KEYS}},
+                        finetuned_bilm=bilm if finetuned else "",
                     )
                 )
     return runs

@@ -12,6 +12,10 @@ What a run's directory holds decides what happens to it:
 
 A run whose config does not exist (yet) is reported as 'config missing' and the others go on; so
 does a run that fails, whose exit code and last log lines go into its `run_info.json`.
+
+Fine-tuned biLMs (§A.1) are built first, each once, into `RUNS_DIR/bilms/<name>/` by `allennlp
+finetune-bilm` (recorded in its `bilm_info.json`; finished when its `perplexity.json` is there,
+resumed otherwise), and the runs that use one read it through ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE.
 """
 import collections
 import fcntl
@@ -31,13 +35,24 @@ from typing import Any, Deque, Dict, Iterable, List, Optional, TextIO
 
 from allennlp.common.checks import ConfigurationError
 
-from tasks.environment import PROJECT_ROOT, VARIABLES, bundled_bilm_description
-from tasks.reproduce.plan import Plan, RunSpec
+from tasks.environment import (
+    PROJECT_ROOT,
+    VARIABLES,
+    WORD_VECTORS_SUFFIX,
+    bundled_bilm_description,
+    default_value,
+    word_vectors_variables,
+)
+from tasks.reproduce.plan import BilmSpec, Plan, RunSpec
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
 
 logger = logging.getLogger(__name__)
 
 RUN_INFO = "run_info.json"
+BILMS_DIR = "bilms"  # fine-tuned biLMs, one folder each
+BILM_INFO = "bilm_info.json"
+FINETUNED_ELMO_FILES = {"ELMO_OPTIONS_FILE": "elmo/options.json", "ELMO_WEIGHT_FILE": "elmo/weights.hdf5"}
+BILM_FAILED = "fine-tuned biLM failed"
 CONSOLE_LOG = "console.log"  # what `allennlp train` printed, every attempt
 PLAN_RECORD = "plan.json"
 LOG_TAIL_LINES = 40
@@ -63,7 +78,10 @@ def has_checkpoint(run_dir: Path) -> bool:
 
 
 def read_run_info(run_dir: Path) -> Optional[Dict[str, Any]]:
-    path = run_dir / RUN_INFO
+    return read_json(run_dir / RUN_INFO)
+
+
+def read_json(path: Path) -> Optional[Dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
@@ -81,6 +99,11 @@ def state_of(run: RunSpec, run_dir: Path) -> str:
     return START
 
 
+def is_built(bilm_dir: Path) -> bool:
+    """Whether a fine-tuned biLM is finished: its weights exported and its perplexities written."""
+    return (bilm_dir / "perplexity.json").is_file() and (bilm_dir / FINETUNED_ELMO_FILES["ELMO_WEIGHT_FILE"]).is_file()
+
+
 def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
     """Whether two specs train the same run (they may describe it differently)."""
     return {k: v for k, v in first.items() if k not in DESCRIPTIVE_FIELDS} == {
@@ -95,6 +118,8 @@ class Runner:
         self.runs = [run for run in plan.runs if not patterns or any(_matches(run.name, p) for p in patterns)]
         if not self.runs:
             raise ConfigurationError(f"no run of {plan.path} matches {patterns}")
+        needed = {run.finetuned_bilm for run in self.runs}
+        self.bilms = [bilm for bilm in plan.bilms if not patterns or bilm.name in needed]
         self.files = FileIdentities(runs_dir / ".file_hashes.json")
         self.durations: Dict[str, float] = {}  # finished runs' wall seconds, for the estimate
         self.failed: List[str] = []
@@ -103,7 +128,10 @@ class Runner:
         return {run.name: state_of(run, self.runs_dir / run.name) for run in self.runs}
 
     def dry_run(self) -> None:
-        """Says what each run would do, and the command it would run."""
+        """Says what each fine-tuned biLM and each run would do, and the command it would run."""
+        for bilm in self.bilms:
+            built = is_built(self.runs_dir / BILMS_DIR / bilm.name)
+            print(f"biLM {bilm.name}: {'built' if built else 'to fine-tune'}" + ("" if built else f"\n    {bilm_shell_line(bilm, self.runs_dir)}"))
         for run in self.runs:
             state = state_of(run, self.runs_dir / run.name)
             line = f"{run.name}: {state}"
@@ -148,8 +176,15 @@ class Runner:
                         "%s: %s was made otherwise than the plan says (see its %s, if any); "
                         "remove it, or use another runs folder, to run it again", name, self.runs_dir / name, RUN_INFO,
                     )
+            unbuilt = {bilm.name for bilm in self.bilms if not self._build_bilm(bilm)}
             for run in self.runs:
                 if states[run.name] not in (START, RESUME):
+                    continue
+                if run.finetuned_bilm in unbuilt:
+                    logger.error("%s: not run, its fine-tuned biLM %s failed (see %s)", run.name, run.finetuned_bilm,
+                                 self.runs_dir / BILMS_DIR / run.finetuned_bilm / BILM_INFO)
+                    states[run.name] = "failed"
+                    self.failed.append(run.name)
                     continue
                 states[run.name] = "running"
                 logger.info("%s | next: %s", self.progress(states), run.name)
@@ -198,24 +233,18 @@ class Runner:
         started = time.monotonic()
         console = _Console(run_dir)
         console.write(f"=== {attempt['started']} {'resuming' if resume else 'starting'}: {info['shell']}\n")
-        process = subprocess.Popen(
-            info["command"], cwd=PROJECT_ROOT, env=child_environment(run), stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
+        recorded = False
+
+        def record_once_started() -> None:
+            nonlocal recorded
+            if not recorded and run_dir.is_dir():  # `allennlp train` has made it: say the run is on
+                _write_json(run_dir / RUN_INFO, _with_totals(info))
+                recorded = True
+
+        process, interrupted = _supervise(
+            info["command"], self.environment(run), console, record_once_started,
+            f"Interrupted: stopping {run.name} (its best epoch so far is archived; rerun to resume)",
         )
-        reader = threading.Thread(target=console.copy, args=(process.stdout,), daemon=True)
-        reader.start()
-        interrupted = recorded = False
-        try:
-            while process.poll() is None:
-                if not recorded and run_dir.is_dir():  # `allennlp train` has made it: say the run is on
-                    _write_json(run_dir / RUN_INFO, _with_totals(info))
-                    recorded = True
-                time.sleep(0.5)
-        except KeyboardInterrupt:
-            interrupted = True
-            logger.warning("Interrupted: stopping %s (its best epoch so far is archived; rerun to resume)", run.name)
-            _stop(process)
-        reader.join()
         attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
         if interrupted:
             status = "interrupted"
@@ -240,10 +269,53 @@ class Runner:
             raise KeyboardInterrupt
         return status
 
+    def environment(self, run: RunSpec) -> Dict[str, str]:
+        """What the run's `allennlp train` gets: `child_environment`, and its fine-tuned biLM if it has one."""
+        environment = child_environment(run.environment)
+        if run.finetuned_bilm:
+            directory = self.runs_dir / BILMS_DIR / run.finetuned_bilm
+            environment.update({name: str(directory / path) for name, path in FINETUNED_ELMO_FILES.items()})
+        return environment
+
+    def _build_bilm(self, bilm: BilmSpec) -> bool:
+        """Fine-tunes `bilm` unless it is built (resuming what an earlier attempt left); whether it is built now."""
+        directory = self.runs_dir / BILMS_DIR / bilm.name
+        if is_built(directory):
+            return True
+        directory.mkdir(parents=True, exist_ok=True)
+        info = read_json(directory / BILM_INFO) or {}
+        if info.get("spec") not in (None, bilm.as_json()):
+            logger.error("biLM %s: %s was made otherwise than the plan says; remove it to build it again", bilm.name, directory)
+            return False
+        command = bilm_command(bilm, directory)
+        info.update(name=bilm.name, plan=self.plan.name, spec=bilm.as_json(), command=command,
+                    shell=bilm_shell_line(bilm, self.runs_dir), status="running")
+        attempt = {"started": now(), "hardware": hardware(), "git": git_state()}
+        info.setdefault("attempts", []).append(attempt)
+        _write_json(directory / BILM_INFO, info)
+        logger.info("biLM %s: fine-tuning on the %s training text (%s)", bilm.name, bilm.task, info["shell"])
+        started = time.monotonic()
+        console = _Console(directory)
+        console.write(f"=== {attempt['started']}: {info['shell']}\n")
+        process, interrupted = _supervise(command, child_environment(bilm.environment), console, lambda: None,
+                                          f"Interrupted: stopping the fine-tuning of biLM {bilm.name} (rerun to resume)")
+        console.close()
+        attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
+        status = "interrupted" if interrupted else FINISHED if process.returncode == 0 and is_built(directory) else "failed"
+        attempt["status"] = info["status"] = status
+        if status == "failed":
+            info["error"] = {"exit_code": process.returncode, "summary": error_summary(console.tail), "log_tail": list(console.tail)}
+            logger.error("biLM %s failed (exit code %s): %s", bilm.name, process.returncode, info["error"]["summary"])
+        info["wall_seconds"] = round(sum(a.get("seconds", 0.0) for a in info["attempts"]), 1)
+        _write_json(directory / BILM_INFO, info)
+        if interrupted:
+            raise KeyboardInterrupt
+        return status == FINISHED
+
     def _describe(self, run: RunSpec, resume: bool) -> Dict[str, Any]:
         """The run_info.json of a run about to start: what it is, its command, its inputs."""
         run_dir = self.runs_dir / run.name
-        effective = with_defaults(child_environment(run))
+        effective = with_defaults(self.environment(run))
         variables = {name: effective.get(name, "") for name in relevant_variables(run, effective)}
         bundled_bilm = effective["ELMO_WEIGHT_FILE"] == VARIABLES["ELMO_WEIGHT_FILE"].default
         return {
@@ -262,20 +334,42 @@ class Runner:
         }
 
 
-def child_environment(run: RunSpec) -> Dict[str, str]:
-    """The runner's environment without the suite's experiment variables, plus the plan's."""
+def bilm_command(bilm: BilmSpec, directory: Path) -> List[str]:
+    arguments = [sys.executable, "-m", "allennlp", "finetune-bilm", bilm.config, str(directory)]
+    return arguments + (["-o", json.dumps(bilm.overrides, sort_keys=True)] if bilm.overrides else [])
+
+
+def bilm_shell_line(bilm: BilmSpec, runs_dir: Path) -> str:
+    """The fine-tuning as one line to paste into a shell at the repository root."""
+    variables = " ".join(f"{name}={shlex.quote(value)}" for name, value in sorted(bilm.environment.items()))
+    arguments = bilm_command(bilm, runs_dir / BILMS_DIR / bilm.name)[3:]
+    return f"{variables} allennlp {' '.join(shlex.quote(argument) for argument in arguments)}".strip()
+
+
+def child_environment(planned: Dict[str, str]) -> Dict[str, str]:
+    """The runner's environment without the suite's experiment variables, plus what the plan sets (`planned`)."""
     environment = {
         name: value
         for name, value in os.environ.items()
         if name not in VARIABLES or VARIABLES[name].kind in MACHINE_KINDS
     }
-    environment.update(run.environment)
+    environment.update(planned)
     return environment
 
 
 def with_defaults(environment: Dict[str, str]) -> Dict[str, str]:
-    """What the run's configs read: each unset suite variable takes its bundled default, as in the run."""
-    return {**environment, **{name: v.default for name, v in VARIABLES.items() if not environment.get(name)}}
+    """
+    What the run's configs read: each unset suite variable takes its default, and what the run reads
+    of its word vectors files, as in the run (a file it cannot read stops the run, which says why).
+    """
+    effective = {**environment, **{name: default_value(name) for name in VARIABLES if not environment.get(name)}}
+    for name in VARIABLES:
+        if name.endswith(WORD_VECTORS_SUFFIX):
+            try:
+                effective.update(word_vectors_variables(name, effective[name]))
+            except ConfigurationError:
+                pass
+    return effective
 
 
 def relevant_variables(run: RunSpec, environment: Dict[str, str]) -> List[str]:
@@ -340,6 +434,27 @@ def _config_values(run: RunSpec, environment: Dict[str, str]) -> Dict[str, Any]:
     except Exception as error:  # the run itself fails on it and says why, in its log
         return {"error": f"{type(error).__name__}: {error}"}
     return {key: {"config": params.get(key), "run": value} for key, value in run.overrides.items()}
+
+
+def _supervise(command: List[str], environment: Dict[str, str], console: "_Console", on_tick, interrupted_message: str):
+    """Runs `command` at the repository root, its output into `console`; stops it on Ctrl-C. Returns (process, interrupted)."""
+    process = subprocess.Popen(
+        command, cwd=PROJECT_ROOT, env=environment, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
+    )
+    reader = threading.Thread(target=console.copy, args=(process.stdout,), daemon=True)
+    reader.start()
+    interrupted = False
+    try:
+        while process.poll() is None:
+            on_tick()
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        interrupted = True
+        logger.warning(interrupted_message)
+        _stop(process)
+    reader.join()
+    return process, interrupted
 
 
 def _interrupt(signal_number, frame) -> None:
