@@ -15,16 +15,18 @@
 local shared = std.extVar('SHARED_DATA_DIR');
 local ablations = ['top_layer', 'all_layers_lambda_1', 'all_layers_lambda_0_001', 'input_only', 'input_and_output', 'output_only'];
 
+local glove = shared + '/glove/glove.6B.50d.txt.gz';  // GloVe 6B 50-d, every task's word vectors here
+// NER on the full CoNLL-2003 data (14,041 / 3,250 / 3,453 sentences), GloVe 6B 50-d as allennlp-models'
+// NER config (the paper: 50-d Senna), 40 epochs with the config's patience of 25 (the config: 75).
 local ner = {
   task: 'ner',
-  train_limit: 1000,
-  eval_limit: 1000,
-  overrides: { 'trainer.num_epochs': 5 },
-  data: 'CoNLL-2003 English: 1,000 sentences of eng.train, 1,000 of eng.testa (dev) and of eng.testb (test) (seeded samples)',
+  overrides: { 'trainer.num_epochs': 40 },
+  data: 'CoNLL-2003 English, all of eng.train / eng.testa (dev) / eng.testb (test); GloVe 6B 50-d',
   environment: {
     NER_TRAIN_DATA: shared + '/conll2003/eng.train',
     NER_DEV_DATA: shared + '/conll2003/eng.testa',
     NER_TEST_DATA: shared + '/conll2003/eng.testb',
+    NER_WORD_VECTORS: glove,
   },
 };
 local sst = {
