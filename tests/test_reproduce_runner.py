@@ -155,3 +155,10 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
         assert config["model"]["text_field_embedder"]["token_embedders"]["elmo"]["weight_file"] == str(built / "elmo" / "weights.hdf5")
     assert Runner(plan, runs_dir).run() == 0  # built and finished: nothing again
     assert len(json.loads((built / "bilm_info.json").read_text())["attempts"]) == 1
+    markdown, _ = build_report(runs_dir, tmp_path / "report")
+    report = markdown.read_text()
+    table_7 = report.split("## Table 7")[1].split("\n## ")[0]
+    (row,) = [line for line in table_7.splitlines() if line.startswith("| NER |")]
+    assert f"| 103.2 | 46.3 | {perplexity['before']['perplexity']:.1f} (" in row and "tiny.conll: 10, " in row
+    assert "| NER (finetuned) |" in report.split("## Table 1")[1].split("\n## ")[0]
+    assert "word vectors: none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report

@@ -13,7 +13,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from tasks.reproduce import paper
 from tasks.reproduce.document import Block, Figure, Heading, Items, Paragraph, Table, write_html, write_markdown
 from tasks.reproduce.paper import BASELINE, ELMO, TASKS
-from tasks.reproduce.results import RunResult, read_plan_record, read_runs
+from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_plan_record, read_runs
 from tasks.reproduce.svg import PALETTE, Point, Series, bar_chart, line_chart
 
 GroupKey = Tuple[str, str, str, float]  # task, config name, label, training fraction
@@ -49,6 +49,7 @@ def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
     blocks += _ablation_table(groups, 2, paper.TABLE_2_COLUMNS, paper.TABLE_2)
     blocks += _ablation_table(groups, 3, paper.TABLE_3_COLUMNS, paper.TABLE_3)
     blocks += _figure_1(groups)
+    blocks += _table_7(read_bilms(runs_dir))
     blocks += _figure_2(groups)
     blocks += _training_curves(runs)
     blocks += _runs_section(runs, plan)
@@ -81,7 +82,9 @@ def _groups(runs: Sequence[RunResult], plan: Optional[Dict]) -> Dict[GroupKey, G
 
 
 def _key(spec: Dict) -> GroupKey:
-    return spec["task"], spec["config_name"], spec.get("label", ""), float(spec["train_fraction"])
+    """A fine-tuned biLM's runs (§A.1) form groups of their own, labelled 'finetuned'."""
+    label = "-".join(part for part in (spec.get("label", ""), "finetuned" if spec.get("finetuned_bilm") else "") if part)
+    return spec["task"], spec["config_name"], label, float(spec["train_fraction"])
 
 
 def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
@@ -128,6 +131,7 @@ def setting_notes(runs: Sequence[RunResult]) -> List[str]:
     if evaluated:
         parts = ", ".join(f"{kept:,} of {of:,}" for kept, of in evaluated)
         notes.append(f"evaluated on a seeded part of dev and test, the same in every run: {parts} instances (EVAL_LIMIT)")
+    notes += _unique(_vectors_note(run, task) for run in runs)
     notes += _unique(_override_notes(run) for run in runs)
     notes += _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
     notes += _unique(_devices_note(run) for run in runs)
@@ -174,6 +178,12 @@ def _shared_file_notes(run: RunResult) -> List[str]:
                                if (first, second) == ("dev", "test") else "the model is scored on data it was trained on")
                 notes.append(f"the {first} and {second} data are the same file: {consequence}")
     return notes
+
+
+def _vectors_note(run: RunResult, task: paper.Task) -> str:
+    vectors = run.info.get("environment", {}).get(f"{run.task.upper()}_WORD_VECTORS", {}).get("value", "")
+    used = Path(vectors).name if vectors else "none, trained from scratch"
+    return f"word vectors: {used} (the paper: {task.paper_vectors})"
 
 
 def _override_notes(run: RunResult) -> List[str]:
@@ -323,6 +333,50 @@ def _ablation_table(groups: Dict[GroupKey, Group], number: int, columns: Dict[st
         "Ours: the best epoch's development score of configs/ablations/<task>_<ablation>.jsonnet runs."
     )
     return blocks + [Paragraph(caption), Table(headers, rows)]
+
+
+def _table_7(bilms: Sequence[BilmResult]) -> List[Block]:
+    blocks: List[Block] = [Heading(2, "Table 7: the biLM's held-out perplexity before and after fine-tuning (§A.1)")]
+    if not bilms:
+        return blocks + [Paragraph("No fine-tuned biLM in this folder (a plan asks for them with `finetune_bilm`).")]
+    headers = ["Task", "Training text (lines, tokens)", "Held-out text (tokens)", "Paper: before", "Paper: after",
+               "Ours: before (fwd / bwd)", "Ours: after (fwd / bwd)", "Epochs, time"]
+    rows = []
+    for bilm in bilms:
+        published = paper.TABLE_7.get(bilm.task)
+        paper_cells = [f"{value:.1f}" for value in published] if published else ["—", "—"]
+        if bilm.perplexity is None:
+            rows.append([TASKS[bilm.task].title, "—", "—"] + paper_cells + [bilm.status, "—", "—"])
+            continue
+        result = bilm.perplexity
+        text = result["text"]
+
+        def figure(stage: str) -> str:
+            values = result[stage]
+            return f"{values['perplexity']:.1f} ({values['forward_perplexity']:.1f} / {values['backward_perplexity']:.1f})"
+
+        rows.append([
+            TASKS[bilm.task].title,
+            f"{Path(text['train']['data']).name}: {text['train']['lines']:,}, {text['train']['tokens']:,}",
+            f"{Path(text['heldout']['data']).name}: {text['heldout']['tokens']:,}",
+            *paper_cells,
+            figure("before"),
+            figure("after"),
+            f"{result['epochs']}, {_minutes(result['seconds'])}",
+        ])
+    caption = (
+        "Paper: Table 7, development set perplexity, before and after one epoch of fine-tuning on the task's "
+        "training set (— where it gives no figure). Ours: `allennlp finetune-bilm` on the plan's data for the task; "
+        "each distinct text once; perplexity over the held-out (dev) text with a softmax over the words seen at "
+        "least 3 times in the training text (others count as unknown), so not comparable to the paper's in "
+        "size. A weight file holds no softmax, so 'before' is the biLM as given with a softmax fitted for one "
+        "epoch, its own weights frozen; 'after' follows one epoch of everything."
+    )
+    return blocks + [Paragraph(caption), Table(headers, rows)]
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
 # ---------------------------------------------------------------- figures

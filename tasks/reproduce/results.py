@@ -13,7 +13,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 import numpy
 import torch
 
-from tasks.reproduce.runner import PLAN_RECORD, RUN_INFO, is_finished
+from tasks.reproduce.runner import BILM_INFO, BILMS_DIR, PLAN_RECORD, RUN_INFO, is_built, is_finished
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +54,32 @@ class RunResult(NamedTuple):
         key = f"test_{self.spec['metric']}" if split == "test" else f"best_validation_{self.spec['metric']}"
         value = self.metrics.get(key)
         return float(value) if isinstance(value, (int, float)) else None
+
+
+class BilmResult(NamedTuple):
+    """A fine-tuned biLM (§A.1): its task, status, record, and perplexity.json once built."""
+
+    name: str
+    task: str
+    status: str
+    info: Dict[str, Any]
+    perplexity: Optional[Dict[str, Any]]
+
+
+def read_bilms(runs_dir: Path) -> List[BilmResult]:
+    """Every fine-tuned biLM folder (one with a bilm_info.json) under `runs_dir`/bilms, sorted by name."""
+    results = []
+    for info_path in sorted((runs_dir / BILMS_DIR).glob(f"*/{BILM_INFO}")):
+        info = _json(info_path)
+        built = is_built(info_path.parent)
+        results.append(BilmResult(
+            name=info_path.parent.name,
+            task=info["spec"]["task"],
+            status="finished" if built else info.get("status", "incomplete"),
+            info=info,
+            perplexity=_json(info_path.parent / "perplexity.json") if built else None,
+        ))
+    return results
 
 
 def read_runs(runs_dir: Path) -> List[RunResult]:
