@@ -17,9 +17,9 @@ The task sources are open text the suite's experiments train on, never a split t
 test on (files under SHARED_DATA_DIR): `squad`, the contexts of SQuAD 1.1's training questions
 (Wikipedia; each paragraph once, split into sentences); `conll2003`, eng.train's sentences;
 `sst`, the sentences of SST's train.txt; `snli`, the distinct sentences of the part of SNLI's dev
-file the suite trains on (`scripts/split_snli_dev.py`'s train_part, with its default seed and
-fraction: the held-out part selects models, the test file tests them); `universal_propbank`,
-Universal PropBank EWT's dev sentences (the split the suite's SRL trains on; it tests on test).
+file the suite trains on; `universal_propbank`, the part of Universal PropBank EWT's dev file the
+suite's SRL trains on (both `scripts/split_for_selection.py`'s train_part, with its default seed and
+fraction: the held-out part selects models, the test file tests them).
 Each source's sentences are cut into chunks of 50 in file order and `--heldout-percent` of its
 chunks, evenly spaced (at least one), are held out. With more than one source, the training chunks (the
 novels' too) are shuffled together (`--seed`), so every stretch of training sees every source, and
@@ -161,35 +161,39 @@ def task_sentences(source: str, data: Path) -> Iterator[str]:
             if line.strip():
                 yield " ".join(unescape(word) for word in parse_tree(path, line_number, line).leaves())
     elif source == "snli":
-        yield from _snli_training_sentences(data / "snli" / "snli_1.0_dev.jsonl")
+        seen = set()
+        for line in _training_part(data / "snli" / "snli_1.0_dev.jsonl").splitlines():
+            pair = json.loads(line)
+            for sentence in (" ".join(pair["sentence1"].split()), " ".join(pair["sentence2"].split())):
+                if sentence and sentence not in seen:  # each premise has several hypotheses
+                    seen.add(sentence)
+                    yield sentence
     elif source == "universal_propbank":
+        import tempfile
+
         from data_readers.universal_propbank import UniversalPropBankSrlReader
 
-        for sentence in UniversalPropBankSrlReader().sentences(str(data / "srl_up_ewt" / "en_ewt-up-dev.conllu")):
-            yield " ".join(sentence.words)
+        with tempfile.TemporaryDirectory() as directory:
+            part = Path(directory) / "train_part.conllu"
+            part.write_text(_training_part(data / "srl_up_ewt" / "en_ewt-up-dev.conllu"), encoding="utf-8")
+            for sentence in UniversalPropBankSrlReader().sentences(str(part)):
+                yield " ".join(sentence.words)
     else:
         raise CorpusError(f"unknown source {source!r}: expected one of {', '.join(SOURCES)}")
 
 
-def _snli_training_sentences(dev_file: Path) -> Iterator[str]:
-    """The distinct sentences of the pairs `split_snli_dev.py` puts in its training part, in file order."""
+def _training_part(data_file: Path) -> str:
+    """The part of `data_file` the suite trains on: `split_for_selection.py`'s train_part, its default fraction and seed."""
     import importlib.util
     import tempfile
 
-    spec = importlib.util.spec_from_file_location("split_snli_dev", REPO_ROOT / "scripts" / "split_snli_dev.py")
-    split_snli_dev = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(split_snli_dev)
+    spec = importlib.util.spec_from_file_location("split_for_selection", REPO_ROOT / "scripts" / "split_for_selection.py")
+    split_for_selection = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(split_for_selection)
     with tempfile.TemporaryDirectory() as directory:
-        split_snli_dev.split(dev_file, Path(directory), heldout_fraction=0.3, seed=13)
-        lines = (Path(directory) / "train_part.jsonl").read_text(encoding="utf-8").splitlines()
-    seen = set()
-    for line in lines:
-        pair = json.loads(line)
-        for sentence in (pair["sentence1"], pair["sentence2"]):
-            sentence = " ".join(sentence.split())
-            if sentence and sentence not in seen:
-                seen.add(sentence)
-                yield sentence
+        fraction = split_for_selection.DEFAULTS[data_file.suffix]
+        split_for_selection.split(data_file, Path(directory), heldout_fraction=fraction)
+        return (Path(directory) / f"train_part{data_file.suffix}").read_text(encoding="utf-8")
 
 
 def chunks(sentences: List[str]) -> List[List[str]]:

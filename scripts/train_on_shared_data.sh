@@ -8,7 +8,7 @@
 # Data: SHARED_DATA_DIR (default ../shared/data, see its README.md).
 #   sst:  trains on a seeded TRAIN_LIMIT (default 4000) of train.txt's 93,570 phrases of 4 tokens or
 #         more, validates on all 1,101 dev.txt sentences, tests on all 2,210 test.txt sentences.
-#   snli: there is no SNLI train file, so scripts/split_snli_dev.py splits snli_1.0_dev.jsonl by premise
+#   snli: there is no SNLI train file, so scripts/split_for_selection.py splits snli_1.0_dev.jsonl by premise
 #         (seed 13): 10% of the premises (984 pairs) are held out to validate on; it trains on a seeded
 #         TRAIN_LIMIT (default 1000) of the other 8,858 pairs, and tests on all 9,824 pairs of
 #         snli_1.0_test.jsonl.
@@ -34,7 +34,7 @@ if [[ "$task" == sst ]]; then
   export TRAIN_LIMIT=${TRAIN_LIMIT-4000}
 else
   split_dir="$(dirname "$output")/snli_dev_split"
-  "$python" scripts/split_snli_dev.py "$data/snli/snli_1.0_dev.jsonl" "$split_dir" --heldout-fraction 0.1
+  "$python" scripts/split_for_selection.py "$data/snli/snli_1.0_dev.jsonl" "$split_dir" --heldout-fraction 0.1
   export TRAIN_LIMIT=${TRAIN_LIMIT-1000}
   export SNLI_TRAIN_DATA="$split_dir/train_part.jsonl" SNLI_DEV_DATA="$split_dir/heldout_part.jsonl"
   export SNLI_TEST_DATA="$data/snli/snli_1.0_test.jsonl"

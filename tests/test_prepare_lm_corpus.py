@@ -3,6 +3,7 @@ import importlib.util
 import json
 import math
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -182,6 +183,15 @@ def test_several_sources_are_shuffled_together_and_each_keeps_its_heldout_apart(
     premises = {premise for _, premise, _ in TINY_SNLI_PAIRS}
     assert sum(premise in snli for premise in premises) == 2  # the part of dev the suite trains on, not the held-out third
     assert not set(train) & set(heldout) - {"."}
+    # Universal PropBank: the sentences SRL selects models on (split_for_selection's held-out part) stay out.
+    selection = tmp_path / "selection"
+    subprocess.run([sys.executable, str(SCRIPT.parent / "split_for_selection.py"),
+                    str(task_data / "srl_up_ewt" / "en_ewt-up-dev.conllu"), str(selection)], check=True, capture_output=True)
+    held_for_selection = [
+        " ".join(row.split("\t")[1] for row in block.splitlines() if row and not row.startswith("#"))
+        for block in (selection / "heldout_part.conllu").read_text(encoding="utf-8").split("\n\n") if block.strip()
+    ]
+    assert held_for_selection and not set(held_for_selection) & set(train + heldout)
     # A second run writes the same files: the shuffle is seeded.
     run(novels, tmp_path / "again", "--sources", *sources, "--task-data", str(task_data))
     for name in ("train.txt", "heldout.txt"):
