@@ -1,37 +1,65 @@
 #!/usr/bin/env bash
-# Trains the biLM the suite bundles, from LitBank's novels, resuming wherever it stopped:
-# prepares the corpus and the vocabulary once, then runs (or, with a run directory present,
-# recovers) `allennlp train configs/bilm_pretrain.jsonnet`. Meant to run in the background:
+# Trains the biLM the suite bundles (bundled/bilm/MODEL_CARD.md), resuming wherever it stopped:
 #
-#   nohup bash scripts/train_bundled_bilm.sh > bilm_work/train.log 2>&1 &
+#   1. the corpus: LitBank's novels and the tasks' training text, shuffled together
+#      (scripts/prepare_lm_corpus.py --sources ...), and its vocabulary (words seen 3 times or more);
+#   2. the pilot: one pass over the corpus's first PILOT_LINES lines for each size in SIZES
+#      (configs/bilm/options_<size>.json), exported to WORK/export_<size>; then
+#      `BILM_WORK=WORK allennlp reproduce plans/bilm_pilot.jsonnet` judges them by NER dev F1;
+#   3. the winner (WINNER, one of SIZES) goes on from its pilot model over the rest of the corpus,
+#      REST_LINES lines of it (default all), and is exported to WORK/export_final.
 #
-# WORK (default bilm_work, git-ignored) holds everything; OPTIONS picks the architecture
-# (default configs/bilm/options_cpu.json); EPOCHS the passes over the corpus (default 3);
-# SHARED_DATA_DIR the folder with litbank/original (default ../shared/data).
+#   nohup bash scripts/train_bundled_bilm.sh pilot > bilm_work/pilot.log 2>&1 &
+#   WINNER=768x128 nohup bash scripts/train_bundled_bilm.sh final > bilm_work/final.log 2>&1 &
+#
+# Each step is skipped when its output is there; an interrupted training resumes (--recover).
+# One torch thread at low priority by default (OMP_NUM_THREADS, NICE), beside other work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+step="${1:?usage: train_bundled_bilm.sh corpus|pilot|final}"
 work="${WORK:-bilm_work}"
-options="${OPTIONS:-configs/bilm/options_cpu.json}"
-epochs="${EPOCHS:-3}"
-allennlp=.venv/bin/allennlp
+sizes="${SIZES:-768x128 384x256}"
+pilot_lines="${PILOT_LINES:-100000}"
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
+allennlp=(nice -n "${NICE:-10}" .venv/bin/allennlp)
+corpus="$work/corpus_mixed"
+vocabulary="$PWD/$work/vocab_mixed_min3.tar.gz"
 
-if [ ! -s "$work/corpus/train.txt" ]; then
-  .venv/bin/python scripts/prepare_lm_corpus.py --output-dir "$work/corpus"
+if [ ! -s "$corpus/train.txt" ]; then
+  .venv/bin/python scripts/prepare_lm_corpus.py --sources litbank squad conll2003 sst snli universal_propbank \
+    --output-dir "$corpus"
 fi
-export BILM_TRAIN_CORPUS="$PWD/$work/corpus/train.txt" BILM_HELDOUT_CORPUS="$PWD/$work/corpus/heldout.txt"
-export BILM_OPTIONS_FILE="$PWD/$options"
-if [ ! -s "$work/vocab_min3.tar.gz" ]; then
-  "$allennlp" build-vocab configs/bilm_pretrain.jsonnet "$work/vocab_min3.tar.gz"
+export BILM_HELDOUT_CORPUS="$PWD/$work/heldout_sample.txt"
+[ -s "$BILM_HELDOUT_CORPUS" ] || awk 'NR % 10 == 0' "$corpus/heldout.txt" > "$BILM_HELDOUT_CORPUS"  # every 10th held-out line: evaluation in minutes
+if [ ! -s "$vocabulary" ]; then
+  BILM_TRAIN_CORPUS="$PWD/$corpus/train.txt" "${allennlp[@]}" build-vocab configs/bilm_pretrain.jsonnet "$vocabulary"
 fi
-overrides="{\"vocabulary\": {\"type\": \"from_files\", \"directory\": \"$work/vocab_min3.tar.gz\"},
-            \"model.num_samples\": 2048, \"trainer.num_epochs\": $epochs}"
-name="$(basename "$options" .json)"
-name="${name#options_}"
-run="$work/run_$name"
-if [ -f "$run/config.json" ]; then
-  "$allennlp" train configs/bilm_pretrain.jsonnet -s "$run" -o "$overrides" --recover
-else
-  "$allennlp" train configs/bilm_pretrain.jsonnet -s "$run" -o "$overrides"
-fi
-"$allennlp" export-bilm "$run/model.tar.gz" "$work/export_$name"
+
+train() {  # train RUN_DIR OPTIONS_FILE OVERRIDES: one pass, resumed when interrupted
+  local run="$1" options="$2" overrides="$3" recover=()
+  [ -f "$run/model.tar.gz" ] && return 0
+  [ -f "$run/config.json" ] && recover=(--recover)
+  BILM_OPTIONS_FILE="$PWD/$options" "${allennlp[@]}" train configs/bilm_pretrain.jsonnet -s "$run" "${recover[@]}" -o "$overrides"
+}
+common='"vocabulary": {"type": "from_files", "directory": "'"$vocabulary"'"}, "model.num_samples": 2048, "trainer.num_epochs": 1'
+
+case "$step" in
+  corpus) ;;
+  pilot)
+    [ -s "$work/pilot_train.txt" ] || head -n "$pilot_lines" "$corpus/train.txt" > "$work/pilot_train.txt"
+    for size in $sizes; do
+      BILM_TRAIN_CORPUS="$PWD/$work/pilot_train.txt" train "$work/pilot_$size" "configs/bilm/options_$size.json" "{$common}"
+      [ -s "$work/export_$size/weights.hdf5" ] || .venv/bin/allennlp export-bilm "$work/pilot_$size/model.tar.gz" "$work/export_$size"
+    done
+    ;;
+  final)
+    winner="${WINNER:?set WINNER to the pilot size that added most to NER}"
+    rest="$work/train_rest.txt"
+    [ -s "$rest" ] || tail -n +"$((pilot_lines + 1))" "$corpus/train.txt" | head -n "${REST_LINES:-100000000}" > "$rest"
+    from_pilot='"model": {"type": "from_archive", "archive_file": "'"$PWD/$work/pilot_$winner/model.tar.gz"'"}'
+    BILM_TRAIN_CORPUS="$PWD/$rest" train "$work/final_$winner" "configs/bilm/options_$winner.json" "{$common, $from_pilot}"
+    [ -s "$work/export_final/weights.hdf5" ] || .venv/bin/allennlp export-bilm "$work/final_$winner/model.tar.gz" "$work/export_final"
+    ;;
+  *) echo "train_bundled_bilm.sh: unknown step $step (corpus, pilot or final)" >&2; exit 2 ;;
+esac
