@@ -83,36 +83,54 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
 
     markdown, html = build_report(runs_dir, tmp_path / "report")
     text = markdown.read_text()
-    table_1 = _row(text, "| NER |")
+    # The first screen: one line per task, the verdict against the seed spread.
+    summary = _section(text, "Summary")
+    ner = _row(summary, "| NER |")
+    assert "| 90.15 → 92.22 ± 0.10 (+2.06) | 91.00 ± 1.41 (n=2) → 94.00 ± 1.41 (n=2) (F1, test) | +3.00 | yes |" in ner
+    assert "ELMo ahead by 3.00, beyond the seed spread (1.41)" in ner
+    assert "| not yet | no finished ELMo run (failed: 1) |" in _row(summary, "| SST-5 |")
+    assert "| SQuAD |" not in summary  # no run: no line
+    table_1 = _row(_section(text, "Table 1"), "| NER |")
     assert "90.15" in table_1 and "92.22 ± 0.10" in table_1 and "2.06 / 21%" in table_1
     assert "91.00 ± 1.41 (n=2)" in table_1 and "94.00 ± 1.41 (n=2)" in table_1
     # +3.00 absolute; 3 / (100 - 91) = 33.3% of the error; 3 / 91 = 3.3% of the baseline
     assert "+3.00 / +33.3% / +3.3%" in table_1
-    assert "data: invented CoNLL files (the paper: CoNLL-2003 English)" in table_1
     assert "| SQuAD | F1 (test) | 81.1 | 85.8 | 4.7 / 24.9% | not run | not run |" in text
-    sst = _row(text, "| SST-5 |")
+    sst = _row(_section(text, "Table 1"), "| SST-5 |")
     assert "40.00 (n=1)" in sst and "failed: 1" in sst
     assert "`sst-elmo-seed1` | failed |" in text and "exit 1: RuntimeError: out of memory" in text
     # Table 2: our SNLI top-layer ablation beside the paper's 89.1
-    snli = _row(text.split("## Table 2")[1], "| SNLI |")
+    snli = _row(_section(text, "Table 2"), "| SNLI |")
     assert "89.1" in snli and "80.00 (n=1)" in snli
     # Figure 2: the softmax of the stored raw weights, and γ over the two seeds
     assert re.search(r"\| NER elmo \| input \| 2 \| 0\.167, 0\.333, 0\.500 \| 2\.000 ± 0\.707 \|", text)
     assert "| SNLI top_layer | input | 1 | 0.167, 0.333, 0.500 | 1.500 |" in text
-    # Figure 1: SST-5 at 10% and all of its training set
-    assert "figures/figure1-sst.svg" in text and (tmp_path / "report/figures/figure1-sst.svg").is_file()
-    assert "| Config | Fraction | Training instances | accuracy (dev) |" in text
-    assert "| baseline | 0.1 | — | 30.00 (n=1) |" in text and "| elmo | 1 | — | failed: 1 |" in text
-    # the setting in words, from run_info.json
-    assert "`trainer.num_epochs` = 2 (the config: 75)" in text
+    # Figure 1: SST-5 at 10% and all of its training set, with n at every point
+    assert "figures/figure1.svg" in text and (tmp_path / "report/figures/figure1.svg").is_file()
+    assert "| Task | Config | Fraction | Training instances | Metric | Score (n) |" in text
+    assert "| SST-5 | baseline | 0.1 | — | accuracy (dev) | 30.00 (n=1) |" in text
+    assert "| SST-5 | elmo | 1 | — | accuracy (dev) | failed: 1 |" in text
+    # the setting, once per task, from run_info.json
+    settings = _row(_section(text, "How each task's runs differ from the paper"), "| NER |")
+    assert "invented CoNLL files (the paper: CoNLL-2003 English)" in settings
+    assert "`trainer.num_epochs` = 2 (the config: 75)" in settings
+    assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in settings
+    assert "architecture differs: lstm_dim 512 (paper 4096), projection_dim 128 (paper 512)" in settings
+    assert text.count("architecture differs") == 3  # once in each task row of ELMo runs (NER, SNLI, SST-5), nowhere else
     assert "evaluated on a seeded part of dev and test, the same in every run: 100 of 9,824, 100 of 9,842 instances (EVAL_LIMIT)" in text
-    assert "architecture differs: lstm_dim 512 (paper 4096), projection_dim 128 (paper 512)" in text
     assert "| `ner-elmo-seed2` | finished | 95.00 (test) | 1 / 2 | 2 min 05 s | Test CPU, 2 cores (load 1.5 at start); no GPU; DEVICES=cpu | 0123456789 |" in text
+    order = [text.index(f"## {name}") for name in ("Summary", "Table 1", "Figure 1", "Table 7", "Table 2", "Table 3", "Figure 2")]
+    assert order == sorted(order)
 
     page = html.read_text()
     assert page.count("<svg") == 5  # figure 1 (SST-5), figure 2 (NER), training curves (NER, SNLI, SST-5)
     assert "src=" not in page and "figures/" not in page and "<script" not in page
     assert "91.00 ± 1.41 (n=2)" in page
+
+
+def _section(text, heading):
+    """The Markdown under `## <heading>...` up to the next `## `."""
+    return text.split(f"\n## {heading}", 1)[1].split("\n## ", 1)[0]
 
 
 def _row(text, start):

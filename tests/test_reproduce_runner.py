@@ -102,7 +102,7 @@ def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skippe
     assert f"| `ner-elmo-fraction0.6-seed7` | finished | {test_f1:.2f} (test) |" in text
     assert "| `ner-elmo-broken-seed1` | failed |" in text and "NER_TRAIN_DATA names" in text
     assert "`ner-unwritten-seed1` (config missing: configs/ablations/ner_unwritten.jsonnet)" in text
-    assert "trained on part of the training data: 6 of 10 instances" in text
+    assert "trained on 6 of 10 instances (TRAIN_FRACTION / TRAIN_LIMIT)" in text
 
 
 def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path):
@@ -161,4 +161,4 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
     (row,) = [line for line in table_7.splitlines() if line.startswith("| NER |")]
     assert f"| 103.2 | 46.3 | {perplexity['before']['perplexity']:.1f} (" in row and "tiny.conll: 10, " in row
     assert "| NER (finetuned) |" in report.split("## Table 1")[1].split("\n## ")[0]
-    assert "word vectors: none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report
+    assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report

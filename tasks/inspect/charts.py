@@ -1,6 +1,6 @@
 """
 The inspection commands' figures as standalone SVG: heatmaps of similarity matrices, one panel per
-view, drawn here; bar charts per layer come from the report's `tasks.reproduce.svg`.
+view, drawn here; bar charts per layer come from `tasks.common.plots`.
 """
 from html import escape
 from typing import Dict, Sequence
@@ -8,9 +8,9 @@ from typing import Dict, Sequence
 import numpy
 
 from tasks.inspect.vectors import view_title
-from tasks.reproduce.svg import FONT
 
 CELL, PANEL_GAP, TOP, LEFT = 34, 30, 48, 40
+FONT = 'font-family="Helvetica, Arial, sans-serif"'
 
 
 def heatmap(title: str, matrices: Dict[str, numpy.ndarray], row_labels: Sequence[str], notes: Sequence[str] = ()) -> str:

@@ -26,7 +26,7 @@ import torch
 from data_readers.conllu_words import AnnotatedSentence
 from tasks.elmo.bilm import FrozenBilm
 from tasks.inspect.vectors import layer_stacks, unit_rows, view_title, views
-from tasks.reproduce.svg import bar_chart
+from tasks.common.plots import grouped_bars
 
 logger = logging.getLogger(__name__)
 
@@ -271,4 +271,4 @@ def probe_chart(results: Dict, title: str) -> str:
          [(TASK_TITLES[task] + " error", 100 * (1 - scores["views"][name])) for task, scores in results["tasks"].items()])
         for name in results["views"]
     ]
-    return bar_chart(title, groups, "test error (%)")
+    return grouped_bars(title, groups, "test error (%)")

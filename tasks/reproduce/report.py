@@ -1,8 +1,11 @@
 """
-The reproduction report of a folder of runs: the paper's Tables 1-3 beside ours, Figures 1 and 2,
-training curves, every run with its time, machine and commit, and how the setting differs from the
-paper, in words derived from each run's run_info.json. Every number comes from a run directory or
-from the paper's tables in tasks/reproduce/paper.py; the report can be rebuilt at any time.
+The reproduction report of a folder of runs. First a summary, one line per task: the paper's gain,
+ours with its seed spread, and whether it is reproduced; then Table 1, Figure 1, Table 7, Tables 2
+and 3, Figure 2, how each task's setting differs from the paper (stated once, in one table), the
+training curves and every run with its time, machine and commit. Every number comes from a run
+directory or from the paper's tables in tasks/reproduce/paper.py; the report can be rebuilt at any
+time. Ours are mean ± standard deviation over seeds with n, and a difference is called real only
+when it is larger than the seed spread.
 """
 import collections
 import statistics
@@ -14,10 +17,9 @@ from tasks.reproduce import paper
 from tasks.reproduce.document import Block, Figure, Heading, Items, Paragraph, Table, write_html, write_markdown
 from tasks.reproduce.paper import BASELINE, ELMO, TASKS
 from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_plan_record, read_runs
-from tasks.reproduce.svg import PALETTE, Point, Series, bar_chart, line_chart
+from tasks.common import plots
 
 GroupKey = Tuple[str, str, str, float]  # task, config name, label, training fraction
-CONFIG_COLORS = {BASELINE: PALETTE[0], ELMO: PALETTE[1]}
 
 
 class Group(NamedTuple):
@@ -44,13 +46,14 @@ def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
     groups = _groups(runs, plan)
     title = f"Reproducing Peters et al. 2018 (ELMo): {plan['name'] if plan else runs_dir.name}"
     blocks: List[Block] = [Heading(1, title), Paragraph(_preamble(runs_dir, runs, plan))]
-    blocks += _setting_section(runs)
+    blocks += _summary(groups, runs)
     blocks += _table_1(groups)
-    blocks += _ablation_table(groups, 2, paper.TABLE_2_COLUMNS, paper.TABLE_2)
-    blocks += _ablation_table(groups, 3, paper.TABLE_3_COLUMNS, paper.TABLE_3)
     blocks += _figure_1(groups)
     blocks += _table_7(read_bilms(runs_dir))
+    blocks += _ablation_table(groups, 2, paper.TABLE_2_COLUMNS, paper.TABLE_2)
+    blocks += _ablation_table(groups, 3, paper.TABLE_3_COLUMNS, paper.TABLE_3)
     blocks += _figure_2(groups)
+    blocks += _setting_section(runs)
     blocks += _training_curves(runs)
     blocks += _runs_section(runs, plan)
     output_dir.mkdir(parents=True, exist_ok=True)
@@ -102,45 +105,123 @@ def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -
     )
 
 
-# ---------------------------------------------------------------- the setting, in words
+# ---------------------------------------------------------------- the summary
+
+
+def _summary(groups: Dict[GroupKey, Group], runs: Sequence[RunResult]) -> List[Block]:
+    """One line per task (and biLM label): the paper's gain, ours with its seed spread, reproduced or not, and why."""
+    blocks: List[Block] = [Heading(2, "Summary")]
+    headers = ["Task", "Paper: baseline → ELMo", "Ours: baseline → ELMo", "Ours: ELMo − baseline", "Reproduced?", "Main reason"]
+    rows = []
+    for task, spec in TASKS.items():
+        published = paper.TABLE_1[task]
+        for label in _labels(groups, task):
+            baseline, elmo = _main_groups(groups, task, label)
+            if baseline is None and elmo is None:
+                continue
+            split = next((group.split() for group in (elmo, baseline) if group and group.finished), "test")
+            verdict, reason = _verdict(baseline, elmo, split, [run for run in runs if run.task == task])
+            rows.append([
+                spec.title + (f" ({label})" if label else ""),
+                f"{published.baseline.value} → {_paper_score(published.elmo)} (+{published.absolute})",
+                f"{_mean_cell(baseline, split)} → {_mean_cell(elmo, split)} ({spec.metric}, {_split_name(split)})",
+                _difference_cell(baseline, elmo, split),
+                verdict,
+                reason,
+            ])
+    if not rows:
+        return blocks + [Paragraph("No run in this folder yet.")]
+    caption = (
+        "Ours: mean ± standard deviation over seeds (n seeds). Reproduced: ELMo above the baseline by more "
+        "than the larger of the two seed spreads, as the paper finds for every task; with one seed a side the "
+        "spread is unknown. How each task's setting differs from the paper's: the table of that name below."
+    )
+    return blocks + [Paragraph(caption), Table(headers, rows)]
+
+
+def _main_groups(groups: Dict[GroupKey, Group], task: str, label: str) -> Tuple[Optional[Group], Optional[Group]]:
+    """A task's baseline (the unlabelled one when this label has none) and ELMo on the whole training set."""
+    baseline = groups.get((task, BASELINE, label, 1.0)) or groups.get((task, BASELINE, "", 1.0))
+    return baseline, groups.get((task, ELMO, label, 1.0))
+
+
+def _verdict(baseline: Optional[Group], elmo: Optional[Group], split: str, runs: Sequence[RunResult]) -> Tuple[str, str]:
+    base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
+    if not base or not ours:
+        missing = baseline if not base else elmo
+        states = collections.Counter(run.status for run in missing.unfinished) if missing else {}
+        why = ", ".join(f"{status}: {count}" for status, count in sorted(states.items())) or "not run"
+        return "not yet", f"no finished {'baseline' if not base else 'ELMo'} run ({why})"
+    difference = statistics.fmean(ours) - statistics.fmean(base)
+    if len(base) < 2 or len(ours) < 2:
+        return "cannot tell", f"one seed, so no spread to judge {difference:+.2f} by"
+    spread = max(statistics.stdev(base), statistics.stdev(ours))
+    if difference > spread:
+        return "yes", f"ELMo ahead by {difference:.2f}, beyond the seed spread ({spread:.2f})"
+    biLM = "biLM: " + next((_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE), "?")
+    if difference < -spread:
+        return "no", f"ELMo behind by {-difference:.2f}, beyond the seed spread ({spread:.2f}); {biLM}"
+    return "no", f"{difference:+.2f} is within the seed spread ({spread:.2f}); {biLM}"
+
+
+def _mean_cell(group: Optional[Group], split: str) -> str:
+    scores = group.scores(split) if group else []
+    mean, std = _mean_std(scores)
+    if mean is None:
+        return "—"
+    return f"{mean:.2f}" + (f" ± {std:.2f}" if std is not None else "") + f" (n={len(scores)})"
+
+
+def _difference_cell(baseline: Optional[Group], elmo: Optional[Group], split: str) -> str:
+    base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
+    if not base or not ours:
+        return "—"
+    return f"{statistics.fmean(ours) - statistics.fmean(base):+.2f}"
+
+
+# ---------------------------------------------------------------- the setting, once per task
+
+SETTING_COLUMNS = ["Data", "Parts trained and evaluated on", "Word vectors", "biLM", "Schedule and sizes (overrides)",
+                   "Where trained", "Other"]
 
 
 def _setting_section(runs: Sequence[RunResult]) -> List[Block]:
-    blocks: List[Block] = [Heading(2, "How these runs differ from the paper")]
+    blocks: List[Block] = [Heading(2, "How each task's runs differ from the paper")]
     tasks = [task for task in TASKS if any(run.task == task for run in runs)]
     if not tasks:
         return blocks + [Paragraph("No run directory yet.")]
+    rows = []
     for task in tasks:
-        notes = setting_notes([run for run in runs if run.task == task])
-        blocks += [Paragraph(f"**{TASKS[task].title}**"), Items(notes or ["nothing we can tell from the runs"])]
-    return blocks
+        settings = task_settings([run for run in runs if run.task == task])
+        rows.append([TASKS[task].title] + ["; ".join(settings[column]) or "as the paper" for column in SETTING_COLUMNS])
+    caption = "Read from each run's run_info.json and training log; a cell lists every value the task's runs used."
+    return blocks + [Paragraph(caption), Table(["Task"] + SETTING_COLUMNS, rows)]
 
 
-def setting_notes(runs: Sequence[RunResult]) -> List[str]:
-    """Plain-words differences from the paper for one task's runs, from their run_info.json files."""
+def task_settings(runs: Sequence[RunResult]) -> Dict[str, List[str]]:
+    """Plain-words differences from the paper for one task's runs, by column of the settings table."""
     task = TASKS[runs[0].task]
-    notes: List[str] = []
-    notes += _unique(_data_note(run, task) for run in runs)
-    notes += _unique(_shared_file_notes(run) for run in runs)
+    settings: Dict[str, List[str]] = {column: [] for column in SETTING_COLUMNS}
+    settings["Data"] = _unique(_data_note(run, task) for run in runs) + _unique(_shared_file_notes(run) for run in runs)
     sizes = sorted({run.training_size for run in runs if run.training_size and run.training_size[0] < run.training_size[1]})
     if sizes:
         kept = ", ".join(f"{k:,}" for k in sorted({k for k, _ in sizes}))
         of = " or ".join(f"{n:,}" for n in sorted({n for _, n in sizes}))
-        notes.append(f"trained on part of the training data: {kept} of {of} instances (TRAIN_FRACTION / TRAIN_LIMIT)")
+        settings["Parts trained and evaluated on"].append(f"trained on {kept} of {of} instances (TRAIN_FRACTION / TRAIN_LIMIT)")
     evaluated = sorted({size for run in runs for size in run.evaluation_sizes if size[0] < size[1]})
     if evaluated:
         parts = ", ".join(f"{kept:,} of {of:,}" for kept, of in evaluated)
-        notes.append(f"evaluated on a seeded part of dev and test, the same in every run: {parts} instances (EVAL_LIMIT)")
-    notes += _unique(_vectors_note(run, task) for run in runs)
-    notes += _unique(_override_notes(run) for run in runs)
-    notes += _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
-    notes += _unique(_devices_note(run) for run in runs)
-    notes += _unique(
+        settings["Parts trained and evaluated on"].append(f"evaluated on a seeded part of dev and test, the same in every run: {parts} instances (EVAL_LIMIT)")
+    settings["Word vectors"] = _unique(_vectors_note(run, task) for run in runs)
+    settings["biLM"] = _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
+    settings["Schedule and sizes (overrides)"] = _unique(_override_notes(run) for run in runs)
+    settings["Where trained"] = _unique(_devices_note(run) for run in runs)
+    settings["Other"] = _unique(
         f"made from a working tree with uncommitted changes (commit {run.info['git']['commit'][:10]})"
         for run in runs
         if run.info.get("git", {}).get("dirty")
     )
-    return notes
+    return settings
 
 
 def _unique(notes) -> List[str]:
@@ -158,11 +239,11 @@ def _data_note(run: RunResult, task: paper.Task) -> str:
     data_inputs = {name: entry for name, entry in inputs.items() if name.endswith("_DATA")}
     if data_inputs and all(entry["default"] for entry in data_inputs.values()):
         folder = Path(next(iter(data_inputs.values()))["value"]).parent
-        return f"data: the suite's bundled invented sample ({folder.name}/ in bundled/data), not {task.paper_data}"
+        return f"the suite's bundled invented sample ({folder.name}/ in bundled/data), not {task.paper_data}"
     if run.spec.get("data"):
-        return f"data: {run.spec['data']} (the paper: {task.paper_data})"
+        return f"{run.spec['data']} (the paper: {task.paper_data})"
     files = ", ".join(Path(entry["value"]).name for entry in data_inputs.values() if entry["value"])
-    return f"data: {files or 'as the config defaults'} (the paper: {task.paper_data})"
+    return f"{files or 'as the config defaults'} (the paper: {task.paper_data})"
 
 
 def _shared_file_notes(run: RunResult) -> List[str]:
@@ -183,7 +264,7 @@ def _shared_file_notes(run: RunResult) -> List[str]:
 def _vectors_note(run: RunResult, task: paper.Task) -> str:
     vectors = run.info.get("environment", {}).get(f"{run.task.upper()}_WORD_VECTORS", {}).get("value", "")
     used = Path(vectors).name if vectors else "none, trained from scratch"
-    return f"word vectors: {used} (the paper: {task.paper_vectors})"
+    return f"{used} (the paper: {task.paper_vectors})"
 
 
 def _override_notes(run: RunResult) -> List[str]:
@@ -201,11 +282,11 @@ def _bilm_note(run: RunResult) -> str:
     weights = run.info.get("inputs", {}).get("ELMO_WEIGHT_FILE", {})
     if environment.get("ELMO_WEIGHT_FILE", {}).get("default"):
         described = run.info.get("bilm_description") or "see bundled/bilm/MODEL_CARD.md"
-        note = f"biLM: the bundled biLM ({described}), not the paper's"
+        note = f"the bundled biLM ({described}), not the paper's"
     elif weights.get("sha256") in paper.KNOWN_BILMS:
-        return f"biLM: {paper.KNOWN_BILMS[weights['sha256']]}"
+        return f"{paper.KNOWN_BILMS[weights['sha256']]}"
     else:
-        note = f"biLM: {Path(weights.get('path', '?')).name} (sha256 {str(weights.get('sha256'))[:12]}…)"
+        note = f"{Path(weights.get('path', '?')).name} (sha256 {str(weights.get('sha256'))[:12]}…)"
     architecture = run.info.get("bilm")
     if architecture and architecture != paper.PAPER_BILM:
         sizes = ", ".join(f"{key} {architecture.get(key)} (paper {value})" for key, value in paper.PAPER_BILM.items()
@@ -260,14 +341,12 @@ def _labels(groups: Dict[GroupKey, Group], task: str) -> List[str]:
 
 def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
     headers = ["Task", "Metric", "Paper: baseline", "Paper: ELMo", "Paper: increase (abs. / rel.)",
-               "Ours: baseline", "Ours: ELMo", "Ours: increase (abs. / rel. error reduction / rel. to baseline)",
-               "Data and biLM (ours)"]
+               "Ours: baseline", "Ours: ELMo", "Ours: increase (abs. / rel. error reduction / rel. to baseline)"]
     rows = []
     for task, spec in TASKS.items():
         published = paper.TABLE_1[task]
         for label in _labels(groups, task):
-            baseline = groups.get((task, BASELINE, label, 1.0)) or groups.get((task, BASELINE, "", 1.0))
-            elmo = groups.get((task, ELMO, label, 1.0))
+            baseline, elmo = _main_groups(groups, task, label)
             split = next((group.split() for group in (elmo, baseline) if group and group.finished), "test")
             rows.append([
                 spec.title + (f" ({label})" if label else ""),
@@ -278,13 +357,12 @@ def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                 _score_cell(baseline, split),
                 _score_cell(elmo, split),
                 _increase(baseline, elmo, split),
-                _data_and_bilm(baseline, elmo),
             ])
     caption = (
         "Paper: test set, Table 1; its relative increase is the reduction of the baseline's error "
         "(100 − score). Ours: the test set where the run had one, else the development set "
         "(best epoch), as the Metric column says; the main runs of each task, on the whole of the "
-        "plan's training set for it (fraction 1)."
+        "plan's training set for it (fraction 1). The data and biLM behind each row: the settings table."
     )
     return [Heading(2, "Table 1: baseline and ELMo, all six tasks"), Paragraph(caption), Table(headers, rows)]
 
@@ -298,16 +376,6 @@ def _increase(baseline: Optional[Group], elmo: Optional[Group], split: str) -> s
     error_reduction = f"{paper.relative_error_reduction(base_mean, elmo_mean):+.1f}%" if base_mean < 100 else "—"
     relative = f"{100.0 * absolute / base_mean:+.1f}%" if base_mean > 0 else "—"
     return f"{absolute:+.2f} / {error_reduction} / {relative}"
-
-
-def _data_and_bilm(*groups: Optional[Group]) -> str:
-    runs = [run for group in groups if group for run in group.finished + group.unfinished]
-    if not runs:
-        return "—"
-    task = TASKS[runs[0].task]
-    parts = _unique(_data_note(run, task) for run in runs)
-    parts += _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
-    return "; ".join(parts)
 
 
 def _ablation_table(groups: Dict[GroupKey, Group], number: int, columns: Dict[str, str],
@@ -383,40 +451,41 @@ def _minutes(seconds: float) -> str:
 
 
 def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
+    """The metric against the training fraction: one panel per task run at two fractions or more, and its table."""
     blocks: List[Block] = [Heading(2, "Figure 1: the metric against the part of the training set used")]
-    curves = collections.defaultdict(dict)
+    curves: Dict[Tuple[str, str], Dict[Tuple[str, float], Group]] = collections.defaultdict(dict)
     for (task, config, label, fraction), group in groups.items():
         if config in (BASELINE, ELMO):
             curves[(task, label)][(config, fraction)] = group
-    shown = False
-    for (task, label), cells in sorted(curves.items()):
+    panels, rows = [], []
+    for (task, label), cells in sorted(curves.items(), key=lambda item: (list(TASKS).index(item[0][0]), item[0][1])):
         if len({fraction for _, fraction in cells}) < 2:
             continue
-        shown = True
         spec = TASKS[task]
         split = next((group.split() for group in cells.values() if group.finished), "test")
-        series, rows = [], []
+        panel_curves = []
         for config in (BASELINE, ELMO):
             points = []
             for (name, fraction), group in sorted(cells.items(), key=lambda item: item[0][1]):
                 if name != config:
                     continue
-                mean, std = _mean_std(group.scores(split))
+                scores = group.scores(split)
+                mean, std = _mean_std(scores)
                 sizes = sorted({run.training_size[0] for run in group.finished if run.training_size})
-                rows.append([config, f"{fraction:g}", ", ".join(f"{s:,}" for s in sizes) or "—", _score_cell(group, split)])
+                rows.append([spec.title + (f" ({label})" if label else ""), config, f"{fraction:g}",
+                             ", ".join(f"{size:,}" for size in sizes) or "—", f"{spec.metric} ({_split_name(split)})",
+                             _score_cell(group, split)])
                 if mean is not None:
-                    points.append(Point(fraction, mean, std or 0.0))
+                    points.append(plots.Point(fraction, mean, std or 0.0, len(scores)))
             if points:
-                series.append(Series(config, points, CONFIG_COLORS[config]))
-        title = f"{spec.title}{' (' + label + ')' if label else ''}: {spec.metric} against training fraction"
-        svg = line_chart(title, series, "fraction of the training set (log scale)", f"{spec.metric} ({_split_name(split)})", log_x=True)
-        caption = (f"{title}. Mean over seeds, bars ± one standard deviation; the fraction is of the plan's "
-                   f"training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%).")
-        blocks += [Figure(f"figure1-{task}{'-' + label if label else ''}", svg, caption),
-                   Table(["Config", "Fraction", "Training instances", f"{spec.metric} ({_split_name(split)})"], rows)]
-    if not shown:
-        blocks.append(Paragraph("No task was run at more than one training fraction."))
-    return blocks
+                panel_curves.append(plots.Curve(config, points, plots.color_of(config, 0)))
+        panels.append(plots.Panel(spec.title + (f" ({label})" if label else ""), panel_curves, f"{spec.metric} ({_split_name(split)})"))
+    if not panels:
+        return blocks + [Paragraph("No task was run at more than one training fraction.")]
+    caption = ("Figure 1: mean over seeds, the band ± one standard deviation, n seeds at each point; the fraction is "
+               "of the plan's training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%).")
+    return blocks + [Figure("figure1", plots.fraction_panels(panels), caption),
+                     Table(["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)"], rows)]
 
 
 def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
@@ -441,12 +510,13 @@ def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
             ])
         if config == ELMO and fraction == 1.0:
             layers = len(next(iter(mixes_by_place.values()))[0].weights)
-            chart_groups = [
-                (_layer_name(layer), [(place, statistics.fmean(m.weights[layer] for m in mixes)) for place, mixes in sorted(mixes_by_place.items())])
-                for layer in range(layers)
-            ]
-            svg = bar_chart(f"{name}: softmax-normalised layer weights", chart_groups, "weight", y_max=1.0)
-            caption = (f"{name}: the softmax-normalised scalar-mix weights of the biLM layers, mean over "
+            places = {
+                place: ([statistics.fmean(m.weights[layer] for m in mixes) for layer in range(layers)],
+                        [statistics.stdev(m.weights[layer] for m in mixes) if len(mixes) > 1 else 0.0 for layer in range(layers)])
+                for place, mixes in mixes_by_place.items()
+            }
+            svg = plots.layer_weights(f"{name}: layer weights", places, [_layer_name(layer) for layer in range(layers)])
+            caption = (f"{name}: the softmax-normalised scalar-mix weights of the biLM layers, mean ± std over "
                        f"{len(group.finished)} seed(s), for each place ELMo enters (read from best.th).")
             blocks.append(Figure(f"figure2-{task}{'-' + label if label else ''}", svg, caption))
     if not rows:
@@ -457,7 +527,7 @@ def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
 
 
 def _layer_name(layer: int) -> str:
-    return "layer 0 (tokens)" if layer == 0 else f"layer {layer} (biLSTM {layer})"
+    return "0 (tokens)" if layer == 0 else f"{layer} (biLSTM)"
 
 
 def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
@@ -468,19 +538,19 @@ def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
             continue
         spec = TASKS[task]
         key = f"validation_{task_runs[0].spec['metric']}"
-        configs = sorted({run.spec["config_name"] for run in task_runs}, key=lambda c: (c not in CONFIG_COLORS, c))
-        colors = {config: CONFIG_COLORS.get(config, PALETTE[2 + index % (len(PALETTE) - 2)]) for index, config in enumerate(configs)}
-        series = []
+        configs = sorted({run.spec["config_name"] for run in task_runs}, key=lambda c: (c not in (BASELINE, ELMO), c))
+        curves = []
         for run in task_runs:
-            points = [Point(epoch.get("epoch", index) + 1, epoch[key] * spec.scale)
+            points = [plots.Point(epoch.get("epoch", index) + 1, epoch[key] * spec.scale, 0.0, 1)
                       for index, epoch in enumerate(run.epochs) if isinstance(epoch.get(key), (int, float))]
             if points:
-                series.append(Series(run.name[len(task) + 1:], points, colors[run.spec["config_name"]],
-                                     dashed=run.spec["config_name"] == BASELINE))
-        if not series:
+                config = run.spec["config_name"]
+                curves.append(plots.Curve(run.name[len(task) + 1:], points, plots.color_of(config, configs.index(config)),
+                                          dashed=config == BASELINE))
+        if not curves:
             continue
         title = f"{spec.title}: development {spec.metric} after each epoch"
-        blocks.append(Figure(f"curves-{task}", line_chart(title, series, "epoch", f"{spec.metric} (dev)", integer_x=True),
+        blocks.append(Figure(f"curves-{task}", plots.epoch_curves(plots.Panel(title, curves, f"{spec.metric} (dev)")),
                              f"{title}, one line per run (metrics_epoch_*.json); baseline runs dashed."))
     if len(blocks) == 1:
         blocks.append(Paragraph("No run has finished an epoch yet."))
