@@ -33,7 +33,9 @@ def _takes_elmo(config: str, overrides: Dict) -> bool:
 
 def _plan_variants() -> List[Tuple[str, str]]:
     """(config, overrides) of every run of every plan, seeds left out, each distinct pair once."""
-    environment = {"PAPER_DATA_DIR": "/paper/data", "PAPER_ELMO_DIR": "/paper/elmo", "SHARED_DATA_DIR": "/shared/data"}
+    environment = {
+        "PAPER_DATA_DIR": "/paper/data", "PAPER_ELMO_DIR": "/paper/elmo", "SHARED_DATA_DIR": "/shared/data", "BILM_WORK": "/bilm/work",
+    }
     variants = set()
     for plan in sorted((ROOT / "plans").glob("*.jsonnet")):
         for run in load_plan(str(plan), {**__import__("os").environ, **environment}).runs:
