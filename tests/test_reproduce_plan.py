@@ -110,8 +110,16 @@ def test_the_paper_plan_needs_its_data_folders_and_then_covers_tables_1_to_3_and
 def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_table_1():
     plan = load_plan(str(ROOT / "plans/cpu.jsonnet"), environment={"SHARED_DATA_DIR": "/shared"})
     runs = {run.name: run for run in plan.runs}
-    assert runs["ner-elmo-seed3"].environment["NER_TRAIN_DATA"] == "/shared/conll2003/eng.train"
+    assert runs["ner-elmo-seed2"].environment["NER_TRAIN_DATA"] == "/shared/conll2003/eng.train"
+    assert runs["ner-elmo-finetuned-seed2"].finetuned_bilm.startswith("ner-")
     assert {run.task for run in plan.runs} == set(TABLE_1)
+    # every task with GloVe, and Table 7 for every task
+    assert {run.environment.get(f"{run.task.upper()}_WORD_VECTORS") for run in plan.runs} == {"/shared/glove/glove.6B.50d.txt.gz"}
+    assert {bilm.task for bilm in plan.bilms} == set(TABLE_1)
+    # nothing is selected and tested on at once
+    for run in plan.runs:
+        prefix = run.task.upper()
+        assert run.environment.get(f"{prefix}_DEV_DATA") != run.environment.get(f"{prefix}_TEST_DATA") or run.task == "squad", run.name
     assert {run.config_name for run in plan.runs if run.task == "snli"} >= {"top_layer", "output_only"}
     sst_curve = sorted({(run.train_fraction, run.environment["TRAIN_LIMIT"]) for run in plan.runs if run.task == "sst"})
     assert sst_curve == [(0.1, "200"), (0.3, "600"), (1.0, "2000")]
