@@ -42,14 +42,14 @@ train() {  # train RUN_DIR OPTIONS_FILE OVERRIDES: one pass, resumed when interr
   [ -f "$run/config.json" ] && recover=(--recover)
   BILM_OPTIONS_FILE="$PWD/$options" "${allennlp[@]}" train configs/bilm_pretrain.jsonnet -s "$run" "${recover[@]}" -o "$overrides"
 }
-common='"vocabulary": {"type": "from_files", "directory": "'"$vocabulary"'"}, "model.num_samples": 2048, "trainer.num_epochs": 1'
+common='"vocabulary": {"type": "from_files", "directory": "'"$vocabulary"'"}, "trainer.num_epochs": 1'
 
 case "$step" in
   corpus) ;;
   pilot)
     [ -s "$work/pilot_train.txt" ] || head -n "$pilot_lines" "$corpus/train.txt" > "$work/pilot_train.txt"
     for size in $sizes; do
-      BILM_TRAIN_CORPUS="$PWD/$work/pilot_train.txt" train "$work/pilot_$size" "configs/bilm/options_$size.json" "{$common}"
+      BILM_TRAIN_CORPUS="$PWD/$work/pilot_train.txt" train "$work/pilot_$size" "configs/bilm/options_$size.json" "{$common, \"model.num_samples\": 2048}"
       [ -s "$work/export_$size/weights.hdf5" ] || .venv/bin/allennlp export-bilm "$work/pilot_$size/model.tar.gz" "$work/export_$size"
     done
     ;;
@@ -57,6 +57,7 @@ case "$step" in
     winner="${WINNER:?set WINNER to the pilot size that added most to NER}"
     rest="$work/train_rest.txt"
     [ -s "$rest" ] || tail -n +"$((pilot_lines + 1))" "$corpus/train.txt" | head -n "${REST_LINES:-100000000}" > "$rest"
+    # The pilot's model, its softmax (2,048 samples a batch) and all; only the optimiser's state starts afresh.
     from_pilot='"model": {"type": "from_archive", "archive_file": "'"$PWD/$work/pilot_$winner/model.tar.gz"'"}'
     BILM_TRAIN_CORPUS="$PWD/$rest" train "$work/final_$winner" "configs/bilm/options_$winner.json" "{$common, $from_pilot}"
     [ -s "$work/export_final/weights.hdf5" ] || .venv/bin/allennlp export-bilm "$work/final_$winner/model.tar.gz" "$work/export_final"
