@@ -1,16 +1,17 @@
 """ELMo over our frozen biLM: AllenNLP's outputs, determinism, the activation cache, the paper's switches."""
 import multiprocessing
+import random
 
 import pytest
 import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
-from allennlp.modules.elmo import Elmo, batch_to_ids
+from allennlp.modules.elmo import Elmo, _ElmoBiLm, batch_to_ids
 from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.nn.util import remove_sentence_boundaries
 
 from tasks.bilm.weight_file import random_weights, tiny_options, write_elmo_files
-from tasks.elmo import ActivationCache, PaperElmo
+from tasks.elmo import ActivationCache, FrozenBilm, PaperElmo
 
 BATCHES = [
     [["The", "cat", "sat", "."], ["Hello"], ["A", "longer", "sentence", "than", "the", "first", "one", "!"]],
@@ -36,6 +37,38 @@ def test_carried_state_reproduces_allennlp_batch_after_batch(tmp_path, clipped):
     ours = PaperElmo(*files, dropout=0.0, lstm_state="carried")
     for batch in BATCHES:  # batch sizes 3, 2, 4, 1: the carried state grows and is partly kept
         torch.testing.assert_close(_representations(ours, batch), _representations(allennlp_elmo, batch), atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("clipped", [True, False])
+def test_carried_state_is_allennlps_to_rounding_over_many_mixed_batches(tmp_path, clipped):
+    """
+    In float64, where rounding cannot grow to the tolerance, over 30 batches of 1 to 8 sentences of
+    1 to 20 words: every row's state is carried, kept when a batch is shorter, and started from zero
+    when a batch is longer, as AllenNLP's stateful `_ElmoBiLm` does.
+    """
+    options = tiny_options()
+    if not clipped:
+        options["lstm"].update(cell_clip=None, proj_clip=None)
+    write_elmo_files(options, random_weights(options, seed=5), tmp_path / "options.json", tmp_path / "weights.hdf5")
+    files = str(tmp_path / "options.json"), str(tmp_path / "weights.hdf5")
+    generator = random.Random(7)
+    words = "the cat sat on a mat while it rained over London and Paris".split()
+    batches = [
+        [[generator.choice(words) for _ in range(generator.randint(1, 20))] for _ in range(generator.randint(1, 8))]
+        for _ in range(30)
+    ]
+    previous = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        theirs = _ElmoBiLm(*files).double().eval()
+        ours = FrozenBilm(*files, lstm_state="carried").eval()
+        with torch.no_grad():
+            for batch in batches:
+                ids = batch_to_ids(batch)
+                for got, expected in zip(ours(ids)["activations"], theirs(ids)["activations"]):
+                    torch.testing.assert_close(got, expected, atol=1e-12, rtol=0)
+    finally:
+        torch.set_default_dtype(previous)
 
 
 @pytest.mark.parametrize("lstm_state", ["zero", "warm_up"])
