@@ -36,7 +36,12 @@ class TestElmoBcn(ModelTestCase):
     def test_train_save_load_and_predict_the_same(self):
         self.set_up_model("configs/sst_elmo.jsonnet", str(self.tiny_sst))
         assert isinstance(self.model, ElmoBcn)
-        self.ensure_model_can_train_save_and_load("configs/sst_elmo.jsonnet", overrides=SMALL)
+        # The pooling's scores go through a softmax over the words, which no constant shift changes:
+        # the bias of their projection has a gradient of exactly zero in exact arithmetic, and of
+        # 0.0 or about 1e-9 in float32 depending on the thread count. Not a sign of a broken model.
+        self.ensure_model_can_train_save_and_load(
+            "configs/sst_elmo.jsonnet", overrides=SMALL, gradients_to_ignore={"_self_attentive_pooling_projection.bias"}
+        )
 
     def test_elmo_is_concatenated_at_the_input_and_the_integrator_output(self):
         self.set_up_model("configs/sst_elmo.jsonnet", str(self.tiny_sst))
