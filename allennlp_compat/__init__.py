@@ -16,6 +16,11 @@ Not torch breaks, but AllenNLP's own, each mended in its module:
 
 3. In distributed training, `evaluate_on_test` fails at the end of every run (`distributed.py`).
 4. A run stopped while it writes a checkpoint cannot be recovered (`checkpointer.py`).
+5. Opening a model archive extracts whatever paths and links it holds, outside its folder too
+   (`archives.py`).
+6. `allennlp predict` skips blank input lines, so its output no longer lines up with its input, and
+   one line that is not UTF-8 stops the whole run without a line number (`predict_input.py`).
+7. An empty data file is read without a word and fails far later (`empty_data.py`).
 """
 import logging
 from typing import List, Union
@@ -86,4 +91,4 @@ def _numpy_scalar_types() -> list:
 
 torch.serialization.add_safe_globals(_numpy_scalar_types())
 
-from allennlp_compat import checkpointer, distributed  # noqa: E402,F401
+from allennlp_compat import archives, checkpointer, distributed, empty_data, predict_input  # noqa: E402,F401

@@ -71,17 +71,22 @@ def test_predict_on_raw_text_with_the_default_predictor(trained_archive, tmp_pat
     serialization_dir, environment = trained_archive
     inputs = tmp_path / "input.jsonl"
     lines = [{"sentence": "Alan Turing worked at Bletchley Park."}, {"sentence": ""}, {"sentence": "Rome fell."}]
-    inputs.write_text("".join(json.dumps(line) + "\n" for line in lines) + "not json\n")
+    # A byte order mark, a blank line and a line of Latin-1 among them: each answered in its place.
+    text = "".join(json.dumps(line) + "\n" for line in lines) + "not json\n\n"
+    inputs.write_bytes(b"\xef\xbb\xbf" + text.encode() + '{"sentence": "Zürich"}\n'.encode("latin-1") + b'{"sentence": "Ada."}\n')
     output = tmp_path / "predictions.jsonl"
     allennlp("predict", str(serialization_dir / "model.tar.gz"), str(inputs), "--output-file", str(output),
              "--silent", environment=environment)
     predictions = [json.loads(line) for line in output.read_text().splitlines()]
-    assert len(predictions) == 4
+    assert len(predictions) == 7
     assert predictions[0]["tokens"] == ["Alan", "Turing", "worked", "at", "Bletchley", "Park", "."]
     assert len(predictions[0]["tags"]) == 7
     assert predictions[1] == {"error": "the sentence is empty", "input": {"sentence": ""}}
     assert predictions[2]["tokens"] == ["Rome", "fell", "."]
     assert predictions[3] == {"error": 'expected a JSON object with a "sentence" string', "input": "not json"}
+    assert predictions[4] == {"error": "input line 5: blank line, expected a JSON object", "input": ""}
+    assert predictions[5]["error"] == "input line 6: not UTF-8 text (byte 0xfc at byte 16)"
+    assert predictions[6]["tokens"] == ["Ada", "."]
 
 
 def test_a_variable_naming_a_missing_file_stops_the_run(tiny_conll, tiny_elmo, tmp_path):
@@ -92,6 +97,21 @@ def test_a_variable_naming_a_missing_file_stops_the_run(tiny_conll, tiny_elmo, t
     assert result.returncode != 0
     assert f"NER_TRAIN_DATA names '{tmp_path / 'missing' / 'eng.train'}', which is not a file" in result.stderr
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("variable, damage, message", [
+    ("NER_TRAIN_DATA", b"", "no instances: the file is empty"),
+    ("ELMO_WEIGHT_FILE", b"\x89HDF\r\n\x1a\n", "cannot read the biLM weights"),
+])
+def test_an_empty_or_truncated_input_stops_the_run_naming_it(tiny_conll, tiny_elmo, tmp_path, variable, damage, message):
+    environment = _environment(tiny_conll, tiny_elmo)
+    damaged = tmp_path / "damaged"
+    damaged.write_bytes(damage)
+    environment[variable] = str(damaged)
+    result = allennlp("train", "configs/ner_elmo.jsonnet", "-s", str(tmp_path / "run"), environment=environment,
+                      check=False)
+    assert result.returncode != 0
+    assert f"{damaged}: {message}" in result.stderr
 
 
 def test_install_check_finds_every_component():

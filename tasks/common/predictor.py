@@ -8,6 +8,7 @@ from allennlp.data import DatasetReader, Instance, Token
 from allennlp.models import Model
 from allennlp.predictors import Predictor
 
+from allennlp_compat.predict_input import UnreadableLine
 from data_readers.tokenizers import BlankSpacyTokenizer
 
 logger = logging.getLogger(__name__)
@@ -25,9 +26,15 @@ class RawTextPredictor(Predictor):
     warning in the log); the other lines of the batch are predicted as usual.
     `--predictor-args '{"max_tokens": N}'` changes the cap.
 
+    `allennlp predict` gives it every input line in order (`allennlp_compat.predict_input`): a blank
+    line, or one that is not UTF-8, is answered with an error object too, so output line k always
+    answers input line k.
+
     Subclasses build the instance in `_json_to_instance` (with `_tokenized`) and shape each
     output in `_describe`.
     """
+
+    answers_unreadable_lines = True
 
     def __init__(
         self, model: Model, dataset_reader: DatasetReader, max_tokens: int = 250, language: str = "en"
@@ -72,6 +79,8 @@ class RawTextPredictor(Predictor):
 
     def _tokenized(self, json_dict: Any, key: str) -> Tuple[str, List[Token]]:
         """`json_dict[key]` and its tokens, or `InvalidInput` saying what is wrong."""
+        if isinstance(json_dict, UnreadableLine):
+            raise InvalidInput(json_dict.reason)
         text = json_dict.get(key) if isinstance(json_dict, dict) else None
         if not isinstance(text, str):
             raise InvalidInput(f'expected a JSON object with a "{key}" string')
