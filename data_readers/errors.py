@@ -14,12 +14,16 @@ class DataFormatError(ValueError):
 
 
 def numbered_lines(path: Union[str, PathLike]) -> Iterator[Tuple[int, str]]:
-    """`(line number, line)` for each line of a UTF-8 file, 1-based; bytes that are not UTF-8 stop with the line."""
+    """
+    `(line number, line)` for each line of a UTF-8 file, 1-based; bytes that are not UTF-8 stop with
+    the line. A byte order mark at the start (as Windows tools write) is not part of the first line.
+    """
     with open(path, "rb") as data_file:
         for line_number, raw_line in enumerate(data_file, start=1):
             try:
-                yield line_number, raw_line.decode("utf-8")
+                line = raw_line.decode("utf-8")
             except UnicodeDecodeError as error:
                 raise DataFormatError(
                     path, line_number, f"expected UTF-8 text, found byte {raw_line[error.start]:#04x}"
                 ) from None
+            yield line_number, (line.removeprefix("\ufeff") if line_number == 1 else line)

@@ -155,7 +155,7 @@ class SquadV1Reader(DatasetReader):
 def _articles(file_path: str) -> List[Any]:
     """The file's `data` list, or an error saying why it is not SQuAD JSON."""
     try:
-        with open(file_path, encoding="utf-8") as squad_file:
+        with open(file_path, encoding="utf-8-sig") as squad_file:  # a byte order mark is not JSON
             dataset = json.load(squad_file)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise SquadFormatError(file_path, "the file", f"not JSON ({error})") from error

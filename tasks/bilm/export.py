@@ -12,6 +12,7 @@ from typing import Dict, Union
 import h5py
 import numpy
 import torch
+from allennlp.common.checks import ConfigurationError
 
 from tasks.bilm.model import BidirectionalLm
 from tasks.bilm.weight_file import weight_layout, write_elmo_files
@@ -66,13 +67,20 @@ def read_original_layout(weight_file: Union[str, Path], options) -> Dict[str, nu
     """Every dataset `options` requires from `weight_file`, checked for presence and shape."""
     expected = weight_layout(options)
     weights = {}
-    with h5py.File(weight_file, "r") as datasets:
-        for name, shape in expected.items():
-            if name not in datasets:
-                raise ValueError(f"{weight_file}: no dataset {name!r} (expected shape {shape})")
-            if datasets[name].shape != shape:
-                raise ValueError(f"{weight_file}: {name!r} has shape {datasets[name].shape}, expected {shape}")
-            weights[name] = datasets[name][...].astype(numpy.float32)
+    try:
+        with h5py.File(weight_file, "r") as datasets:
+            for name, shape in expected.items():
+                if name not in datasets:
+                    raise ValueError(f"{weight_file}: no dataset {name!r} (expected shape {shape})")
+                if datasets[name].shape != shape:
+                    raise ValueError(f"{weight_file}: {name!r} has shape {datasets[name].shape}, expected {shape}")
+                weights[name] = datasets[name][...].astype(numpy.float32)
+    except OSError as error:  # not hdf5, truncated, unreadable
+        raise ConfigurationError(
+            f"{weight_file}: cannot read the biLM weights ({error}); expected an hdf5 file in the original "
+            "bilm-tf layout, whole (a copy or download that stopped early reads like this). Configs take "
+            "it from ELMO_WEIGHT_FILE, else the bundled biLM."
+        ) from None
     return weights
 
 
