@@ -6,7 +6,7 @@ a function of its characters alone: they are computed once and read back in ever
 run and experiment that uses the same biLM. Only the scalar mix, γ, dropout and the task model
 train, exactly as before.
 
-Layout, under `directory/<fingerprint>-<dtype>/`. The fingerprint (`FrozenBilm.fingerprint`) is
+Layout, under `directory/<fingerprint>-<dtype>-v<format>/`. The fingerprint (`FrozenBilm.fingerprint`) is
 taken from what the biLM computes with: its options, the values of its parameters as loaded and its
 initial state, not from file names or bytes; and a frozen biLM whose parameters change after loading
 refuses to run. So changed weights never meet old vectors, and a change of this definition changes
@@ -14,10 +14,16 @@ every fingerprint, leaving the folders written before it unread.
 
 - `activations.bin`: the layers of each sentence, `(num_layers, tokens + 2, dim)` (with the
   sentence boundaries), one after another, float16 by default; read through a memory map.
-- `index.sqlite`: sentence key (a hash of its character ids) -> offset and number of positions.
+- `index.sqlite`: sentence key (a hash of its character ids) -> offset, number of positions and
+  the CRC-32 of the entry's bytes.
 
 Writers append under an exclusive lock on `write.lock`, and a sentence enters the index only after
 its bytes are written, so any number of processes can read (and fill) one cache at a time.
+
+Checked before use: an entry whose bytes no longer match their checksum, or lie past the end of
+the data file (overwritten, truncated, a disk error), is never returned: it is computed again,
+stored anew, and the log says how many entries of which cache were damaged. A damaged index or
+metadata file stops the run, naming the folder to delete (it fills again).
 """
 import fcntl
 import hashlib
@@ -25,6 +31,7 @@ import json
 import logging
 import os
 import sqlite3
+import zlib
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
@@ -36,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 Activations = Dict[str, Union[torch.Tensor, List[torch.Tensor]]]
 DTYPES = {"float16": numpy.float16, "float32": numpy.float32}
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # in the folder name: caches of another format are never opened
 
 
 class ActivationCache:
@@ -57,7 +64,7 @@ class ActivationCache:
     def __init__(self, directory: str, fingerprint: str, num_layers: int, dim: int, dtype: str = "float16") -> None:
         if dtype not in DTYPES:
             raise ConfigurationError(f"cache dtype must be one of {sorted(DTYPES)}, not {dtype!r}")
-        self.path = Path(directory) / f"{fingerprint[:24]}-{dtype}"
+        self.path = Path(directory) / f"{fingerprint[:24]}-{dtype}-v{FORMAT_VERSION}"
         self.path.mkdir(parents=True, exist_ok=True)
         self.num_layers, self.dim, self.dtype = num_layers, dim, DTYPES[dtype]
         self._check_metadata({"format": FORMAT_VERSION, "fingerprint": fingerprint, "num_layers": num_layers, "dim": dim, "dtype": dtype})
@@ -66,7 +73,7 @@ class ActivationCache:
         self._connection: Optional[sqlite3.Connection] = None
         self._connection_pid: Optional[int] = None
         self._map: Optional[numpy.memmap] = None
-        self.hits = self.misses = 0
+        self.hits = self.misses = self.damaged = 0
 
     def activations(self, character_ids: torch.Tensor, compute: Callable[[torch.Tensor], Activations]) -> Activations:
         """What `compute` (the biLM) returns for `character_ids`, computing only the sentences not stored."""
@@ -98,16 +105,26 @@ class ActivationCache:
         for start in range(0, len(keys), 500):  # SQLite's limit on parameters per statement
             chunk = keys[start : start + 500]
             rows += self._database().execute(
-                f"SELECT key, offset, positions FROM activations WHERE key IN ({','.join('?' * len(chunk))})", chunk
+                f"SELECT key, offset, positions, checksum FROM activations WHERE key IN ({','.join('?' * len(chunk))})", chunk
             ).fetchall()
         if not rows:
             return {}
-        end = max(offset + positions * self.num_layers * self.dim for _, offset, positions in rows)
-        data = self._mapped(end)
-        return {
-            key: data[offset : offset + positions * self.num_layers * self.dim].reshape(self.num_layers, positions, self.dim)
-            for key, offset, positions in rows
-        }
+        width = self.num_layers * self.dim
+        data = self._mapped(max(offset + positions * width for _, offset, positions, _ in rows))
+        found, damaged = {}, 0
+        for key, offset, positions, checksum in rows:
+            entry = data[offset : offset + positions * width]
+            if entry.size != positions * width or zlib.crc32(entry) != checksum:
+                damaged += 1
+                continue
+            found[key] = entry.reshape(self.num_layers, positions, self.dim)
+        if damaged:
+            self.damaged += damaged
+            logger.warning(
+                "ELMo activation cache %s: %d stored sentences damaged (checksum mismatch or past the end of "
+                "activations.bin): computing them again. If this repeats, delete that folder.", self.path, damaged,
+            )
+        return found
 
     def _store(self, keys: List[bytes], lengths: List[int], computed: Activations) -> Dict[bytes, numpy.ndarray]:
         """Appends each sentence's layers (as stored, so callers see the stored values) and indexes them."""
@@ -117,20 +134,28 @@ class ActivationCache:
         with open(self.path / "write.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             with open(self._data_path, "ab") as data:
-                offset = data.seek(0, os.SEEK_END) // self.dtype().itemsize
+                end = data.seek(0, os.SEEK_END)
+                itemsize = self.dtype().itemsize
+                data.write(bytes(-end % itemsize))  # a write cut short leaves the end unaligned
+                offset = (end + itemsize - 1) // itemsize
                 index_rows = []
                 for key, array in entries.items():
                     data.write(array.tobytes())
-                    index_rows.append((key, offset, array.shape[1]))
+                    index_rows.append((key, offset, array.shape[1], zlib.crc32(array)))
                     offset += array.size
-            database.executemany("INSERT OR IGNORE INTO activations VALUES (?, ?, ?)", index_rows)
+            # REPLACE: an entry found damaged is stored again, and its new copy is the one indexed.
+            database.executemany("INSERT OR REPLACE INTO activations VALUES (?, ?, ?, ?)", index_rows)
             database.commit()
         return entries
 
     def _mapped(self, end: int) -> numpy.memmap:
         """The data file mapped at least up to element `end` (re-mapped when other writes grew it)."""
         if self._map is None or self._map.size < end:
-            self._map = numpy.memmap(self._data_path, dtype=self.dtype, mode="r")
+            # Whole values only: a write cut short can leave part of one at the end.
+            values = os.path.getsize(self._data_path) // self.dtype().itemsize
+            if values == 0:  # numpy cannot map an empty file
+                return numpy.zeros(0, dtype=self.dtype)
+            self._map = numpy.memmap(self._data_path, dtype=self.dtype, mode="r", shape=(values,))
         return self._map
 
     def _database(self) -> sqlite3.Connection:
@@ -139,22 +164,33 @@ class ActivationCache:
             # training's workers start together) get "database is locked" at once, not after a wait.
             with open(self.path / "write.lock", "w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
-                self._connection = sqlite3.connect(self.path / "index.sqlite", timeout=600)
-                self._connection.execute("PRAGMA journal_mode=WAL")
-                self._connection.execute(
-                    "CREATE TABLE IF NOT EXISTS activations "
-                    "(key BLOB PRIMARY KEY, offset INTEGER NOT NULL, positions INTEGER NOT NULL)"
-                )
-                self._connection.commit()
+                try:
+                    self._connection = sqlite3.connect(self.path / "index.sqlite", timeout=600)
+                    self._connection.execute("PRAGMA journal_mode=WAL")
+                    self._connection.execute(
+                        "CREATE TABLE IF NOT EXISTS activations (key BLOB PRIMARY KEY, offset INTEGER NOT NULL, "
+                        "positions INTEGER NOT NULL, checksum INTEGER NOT NULL)"
+                    )
+                    self._connection.commit()
+                except sqlite3.DatabaseError as error:
+                    raise self._damaged(f"its index, index.sqlite, cannot be read ({error})") from None
             self._connection_pid = os.getpid()
         return self._connection
+
+    def _damaged(self, what: str) -> ConfigurationError:
+        return ConfigurationError(
+            f"ELMo activation cache {self.path}: {what}. Delete that folder; the next run fills it again."
+        )
 
     def _check_metadata(self, metadata: Dict) -> None:
         path = self.path / "metadata.json"
         if path.exists():
-            found = json.loads(path.read_text(encoding="utf-8"))
+            try:
+                found = json.loads(path.read_text(encoding="utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as error:
+                raise self._damaged(f"metadata.json is not the JSON this suite writes ({error})") from None
             if found != metadata:
-                raise ConfigurationError(f"{path} describes another cache ({found}), expected {metadata}: remove the folder")
+                raise self._damaged(f"metadata.json describes another cache ({found}), expected {metadata}")
         else:
             path.write_text(json.dumps(metadata, indent=2) + "\n", encoding="utf-8")
 
