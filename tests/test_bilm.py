@@ -15,9 +15,8 @@ from allennlp.modules.elmo import Elmo, _ElmoBiLm, batch_to_ids
 from allennlp.nn.util import remove_sentence_boundaries
 
 from data_readers.lm_corpus import LanguageModelStreamsReader
-from tasks.bilm.export import export_elmo_files, load_original_layout, to_original_layout
 from tasks.bilm.model import BidirectionalLm
-from tasks.bilm.weight_file import tiny_options
+from tasks.bilm.weight_file import export_elmo_files, load_original_layout, tiny_options, to_original_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("SHARED_DATA_DIR", ROOT.parent / "shared" / "data"))
@@ -184,7 +183,6 @@ def test_finetune_on_task_text_starts_from_the_given_biLM_and_exports(ner_enviro
 
     from allennlp.models.archival import load_archive
 
-    from tasks.bilm.export import export_elmo_files
     from tasks.bilm.finetune import _finetune
     from tasks.bilm.weight_file import weight_layout
 

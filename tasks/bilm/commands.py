@@ -6,7 +6,7 @@ from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 
-from tasks.bilm.export import export_elmo_files
+from tasks.bilm.weight_file import export_elmo_files
 from tasks.bilm.model import BidirectionalLm
 
 logger = logging.getLogger(__name__)

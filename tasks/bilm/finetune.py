@@ -36,7 +36,7 @@ from allennlp.data import DatasetReader
 from allennlp.data.fields import TextField
 from allennlp.models.archival import load_archive
 
-from tasks.bilm.export import export_elmo_files
+from tasks.bilm.weight_file import export_elmo_files
 from tasks.environment import PROJECT_ROOT
 
 logger = logging.getLogger(__name__)

@@ -29,9 +29,8 @@ import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.modules.elmo import batch_to_ids
 
-from tasks.bilm.export import load_original_layout
-from tasks.bilm.model import read_options
 from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers, share_direction_storage
+from tasks.bilm.weight_file import load_original_layout, read_options
 
 logger = logging.getLogger(__name__)
 
