@@ -9,7 +9,7 @@ is set must name an existing file: otherwise loading stops at once, naming the v
 import logging
 import os
 from pathlib import Path
-from typing import Dict, NamedTuple, Tuple
+from typing import Dict, Mapping, MutableMapping, NamedTuple, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
@@ -118,12 +118,9 @@ VARIABLES: Dict[str, Variable] = {
 PAIRS = [("ELMO_OPTIONS_FILE", "ELMO_WEIGHT_FILE")]
 
 
-def apply_defaults(environment=os.environ) -> None:
+def apply_defaults(environment: MutableMapping[str, str] = os.environ) -> None:
     """Checks the variables that are set and gives the unset ones their bundled defaults."""
-    for first, second in PAIRS:
-        if bool(environment.get(first)) != bool(environment.get(second)):
-            given, missing = (first, second) if environment.get(first) else (second, first)
-            raise ConfigurationError(f"{given} is set but {missing} is not: set both, or neither for the bundled biLM.")
+    check_pairs(environment)
     defaulted = []
     for name, variable in VARIABLES.items():
         value = environment.get(name, "")
@@ -143,6 +140,23 @@ def apply_defaults(environment=os.environ) -> None:
     logger.info(where_configs_train(environment["DEVICES"], set_by_user="DEVICES" not in defaulted))
     if "ELMO_WEIGHT_FILE" in defaulted:
         logger.info("ELMo: the bundled biLM in %s (%s)", BUNDLED_BILM, bundled_bilm_description())
+
+
+def check_pairs(environment: Mapping[str, str] = os.environ) -> None:
+    """Stops when one variable of a pair (`PAIRS`) is set without the other."""
+    for first, second in PAIRS:
+        if bool(environment.get(first)) != bool(environment.get(second)):
+            given, missing = (first, second) if environment.get(first) else (second, first)
+            raise ConfigurationError(f"{given} is set but {missing} is not: set both, or neither for the bundled biLM.")
+
+
+def setting(name: str, environment: Mapping[str, str] = os.environ) -> str:
+    """A variable's value, checked, or its default when it is unset; the environment is left as it is."""
+    value = environment.get(name, "")
+    if not value:
+        return default_value(name)
+    _check(name, VARIABLES[name], value)
+    return value
 
 
 def default_value(name: str) -> str:

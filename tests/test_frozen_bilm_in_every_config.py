@@ -19,8 +19,8 @@ from allennlp.training.util import make_vocab_from_params
 
 from tasks.bilm.weight_file import random_weights, write_elmo_files
 from tasks.elmo import FrozenBilm
-from tasks.elmo import bilm as bilm_module
-from tasks.elmo.bilm import parameter_digests
+from tasks.elmo import frozen_bilm
+from tasks.elmo.frozen_bilm import parameter_digests
 from tasks.reproduce.plan import SEED_KEYS, load_plan
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,6 +131,6 @@ def test_the_fingerprint_follows_the_values_computed_with_not_the_file(tiny_elmo
 
 def test_a_new_definition_of_the_fingerprint_leaves_older_caches_unread(tiny_elmo, monkeypatch, tmp_path):
     before = FrozenBilm(str(tiny_elmo[0]), str(tiny_elmo[1]), cache_directory=str(tmp_path)).cache.path
-    monkeypatch.setattr(bilm_module, "FINGERPRINT_VERSION", "a later definition")
+    monkeypatch.setattr(frozen_bilm, "FINGERPRINT_VERSION", "a later definition")
     after = FrozenBilm(str(tiny_elmo[0]), str(tiny_elmo[1]), cache_directory=str(tmp_path)).cache.path
     assert before != after and before.parent == after.parent

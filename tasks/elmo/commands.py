@@ -5,13 +5,12 @@
 import argparse
 import logging
 import os
-from typing import List, Optional
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common import Params
-from allennlp.common.checks import ConfigurationError
 
-from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
+from tasks.elmo.arguments import add_bilm_arguments, bilm_files, parse_mix_weights
+from tasks.elmo.frozen_bilm import FrozenBilm
 from tasks.elmo.embed import LAYER_OUTPUTS, embed_file
 from tasks.elmo.fill import SPLITS, cached_elmo_settings, config_sentences, fill
 
@@ -65,16 +64,15 @@ class ElmoEmbed(Subcommand):
         subparser = parser.add_parser(self.name, description=description, help=description)
         subparser.add_argument("input_file", help="UTF-8 text, one sentence per line")
         subparser.add_argument("output_file", help="the hdf5 file to write")
-        subparser.add_argument("--options-file", help="biLM options.json (default: ELMO_OPTIONS_FILE, else the bundled biLM)")
-        subparser.add_argument("--weight-file", help="biLM weights.hdf5 (default: ELMO_WEIGHT_FILE, else the bundled biLM)")
+        add_bilm_arguments(
+            subparser, mix_help="with --layers mix: one weight per layer, w0,w1,w2 (used as given, no softmax)"
+        )
         subparser.add_argument("--tokenized", action="store_true", help="lines are tokens separated by white space (default: raw text, tokenised by blank_spacy)")
         subparser.add_argument(
             "--layers", choices=LAYER_OUTPUTS, default="all",
             help="all: (layers, tokens, dim); top, average or mix: (tokens, dim) (default all)",
         )
-        subparser.add_argument("--mix-weights", help="with --layers mix: one weight per layer, w0,w1,w2 (used as given, no softmax)")
         subparser.add_argument("--gamma", type=float, default=1.0, help="with --layers mix: the scale γ (default 1)")
-        subparser.add_argument("--lstm-state", choices=LSTM_STATES, default="zero", help="the state every sentence starts from (default zero)")
         subparser.add_argument("--batch-size", type=int, default=64, help="sentences per biLM batch (default 64)")
         subparser.add_argument("--max-sentences", type=int, help="stop after this many sentences; running again continues")
         subparser.add_argument(
@@ -86,23 +84,10 @@ class ElmoEmbed(Subcommand):
 
 
 def _embed(args: argparse.Namespace) -> None:
-    if bool(args.options_file) != bool(args.weight_file):
-        raise ConfigurationError("give both --options-file and --weight-file, or neither (ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE)")
-    options_file = args.options_file or os.environ["ELMO_OPTIONS_FILE"]  # set, or given its default, by tasks.environment
-    weight_file = args.weight_file or os.environ["ELMO_WEIGHT_FILE"]
     mix_weights = parse_mix_weights(args.mix_weights)
     embed_file(
-        args.input_file, args.output_file, options_file, weight_file, layers=args.layers,
+        args.input_file, args.output_file, *bilm_files(args), layers=args.layers,
         mix_weights=mix_weights, gamma=args.gamma, lstm_state=args.lstm_state, tokenized=args.tokenized,
         batch_size=args.batch_size, max_sentences=args.max_sentences, sentence_vectors=args.sentence_vectors,
     )
 
-
-def parse_mix_weights(text: Optional[str]) -> Optional[List[float]]:
-    """`--mix-weights "0.2,0.3,0.5"` as floats; None when not given."""
-    if text is None:
-        return None
-    try:
-        return [float(value) for value in text.split(",")]
-    except ValueError:
-        raise ConfigurationError(f"--mix-weights: expected numbers separated by commas, like 0.2,0.3,0.5, not {text!r}") from None

@@ -18,7 +18,7 @@ from allennlp.modules.elmo import Elmo
 from allennlp.modules.time_distributed import TimeDistributed
 from allennlp.modules.token_embedders import TokenEmbedder
 
-from tasks.elmo.bilm import FrozenBilm
+from tasks.elmo.frozen_bilm import FrozenBilm
 
 LAYER_CHOICES = ("all", "top")
 # Pre-softmax weights that put all the mass on the top layer: exp(-9e10) is exactly 0 in float32.

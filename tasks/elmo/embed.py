@@ -38,7 +38,7 @@ from allennlp.nn import util
 
 from data_readers.errors import DataFormatError
 from data_readers.tokenizers import BlankSpacyTokenizer
-from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
+from tasks.elmo.frozen_bilm import LSTM_STATES, FrozenBilm
 
 logger = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from allennlp.data.fields import Field, ListField, TextField
 from allennlp.data.token_indexers import ELMoTokenCharactersIndexer
 from allennlp.data.token_indexers.elmo_indexer import ELMoCharacterMapper
 
-from tasks.elmo.bilm import FrozenBilm
+from tasks.elmo.frozen_bilm import FrozenBilm
 from tasks.elmo.cache import sentence_key
 
 logger = logging.getLogger(__name__)

@@ -6,7 +6,6 @@ ELMO_WEIGHT_FILE, else the bundled biLM).
 import argparse
 import json
 import logging
-import os
 import time
 from pathlib import Path
 from typing import List
@@ -16,27 +15,19 @@ from allennlp.common.checks import ConfigurationError
 
 from data_readers.conllu_words import read_conllu_words
 from data_readers.tokenizers import BlankSpacyTokenizer
-from tasks.elmo.bilm import LSTM_STATES
-from tasks.elmo.commands import parse_mix_weights
+from tasks.elmo.arguments import STATES_WITHOUT_CARRIED, add_bilm_arguments, bilm_files, open_bilm, parse_mix_weights
 from tasks.elmo.embed import read_sentences
 from tasks.inspect.charts import heatmap
 from tasks.inspect.neighbours import NeighbourIndex, build_index, marked
 from tasks.inspect.probes import TASKS, ProbeSettings, probe_chart, probe_markdown, run_probes, subset
 from tasks.inspect.similarity import contextual_similarity, similarity_json, similarity_table, word_positions
-from tasks.inspect.vectors import open_bilm, view_title
+from tasks.environment import setting
+from tasks.inspect.vectors import view_title
 
 logger = logging.getLogger(__name__)
 
 DEFAULTS = ProbeSettings()
-
-
-def _add_bilm_arguments(subparser: argparse.ArgumentParser, mix: bool = True) -> None:
-    subparser.add_argument("--options-file", help="biLM options.json (default: ELMO_OPTIONS_FILE, else the bundled biLM)")
-    subparser.add_argument("--weight-file", help="biLM weights.hdf5 (default: ELMO_WEIGHT_FILE, else the bundled biLM)")
-    subparser.add_argument("--lstm-state", choices=[state for state in LSTM_STATES if state != "carried"], default="zero",
-                           help="the state every sentence starts from (default zero)")
-    if mix:
-        subparser.add_argument("--mix-weights", help="also compare this mix of the layers: one weight per layer, w0,w1,w2 (used as given)")
+COMPARED_MIX_HELP = "also compare this mix of the layers: one weight per layer, w0,w1,w2 (used as given)"
 
 
 def _tokens(text: str, tokenized: bool) -> List[str]:
@@ -59,7 +50,7 @@ class ElmoSimilarity(Subcommand):
         subparser.add_argument("--tokenized", action="store_true", help="lines are tokens separated by white space (default: raw text, tokenised by blank_spacy)")
         subparser.add_argument("--heatmap", help="write the heatmap here (SVG)")
         subparser.add_argument("--output-json", help="write the matrices here")
-        _add_bilm_arguments(subparser)
+        add_bilm_arguments(subparser, STATES_WITHOUT_CARRIED, COMPARED_MIX_HELP)
         subparser.set_defaults(func=_similarity)
         return subparser
 
@@ -73,7 +64,7 @@ def _similarity(args: argparse.Namespace) -> None:
         except ValueError:
             raise ConfigurationError(f"--positions: expected whole numbers separated by commas, not {args.positions!r}") from None
     positions = word_positions(sentences, args.word, positions)
-    bilm = open_bilm(args.options_file, args.weight_file, args.lstm_state)
+    bilm = open_bilm(args)
     similarities = contextual_similarity(bilm, sentences, positions, parse_mix_weights(args.mix_weights))
     print(similarity_table(similarities))
     if args.heatmap:
@@ -99,18 +90,15 @@ class ElmoIndex(Subcommand):
         subparser.add_argument("index_directory", help="where to write the index")
         subparser.add_argument("--tokenized", action="store_true", help="lines are tokens separated by white space (default: raw text, tokenised by blank_spacy)")
         subparser.add_argument("--batch-size", type=int, default=64, help="sentences per biLM batch (default 64)")
-        _add_bilm_arguments(subparser, mix=False)
+        add_bilm_arguments(subparser, STATES_WITHOUT_CARRIED)
         subparser.set_defaults(func=_index)
         return subparser
 
 
 def _index(args: argparse.Namespace) -> None:
-    if bool(args.options_file) != bool(args.weight_file):
-        raise ConfigurationError("give both --options-file and --weight-file, or neither (ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE)")
     build_index(
-        read_sentences(Path(args.corpus), args.tokenized), args.index_directory,
-        args.options_file or os.environ["ELMO_OPTIONS_FILE"], args.weight_file or os.environ["ELMO_WEIGHT_FILE"],
-        os.environ.get("ELMO_CACHE_DIR"), args.lstm_state, args.batch_size,
+        read_sentences(Path(args.corpus), args.tokenized), args.index_directory, *bilm_files(args),
+        setting("ELMO_CACHE_DIR"), args.lstm_state, args.batch_size,
     )
 
 
@@ -173,7 +161,7 @@ class ElmoProbe(Subcommand):
         subparser.add_argument("--iterations", type=int, default=DEFAULTS.iterations, help=f"L-BFGS iterations (default {DEFAULTS.iterations})")
         subparser.add_argument("--seed", type=int, default=DEFAULTS.seed, help=f"for the subsets and the probes (default {DEFAULTS.seed})")
         subparser.add_argument("--batch-size", type=int, default=64, help="sentences per biLM batch (default 64)")
-        _add_bilm_arguments(subparser)
+        add_bilm_arguments(subparser, STATES_WITHOUT_CARRIED, COMPARED_MIX_HELP)
         subparser.set_defaults(func=_probe)
         return subparser
 
@@ -184,13 +172,13 @@ def _probe(args: argparse.Namespace) -> None:
     test = subset(read_conllu_words(args.test_file), args.max_test_sentences, args.seed)
     if "sense" in args.tasks and not any(roleset for s in train for roleset in s.rolesets):
         raise ConfigurationError(f"{args.train_file} has no PropBank rolesets (a PRED column) for the sense probe: leave 'sense' out of --tasks")
-    bilm = open_bilm(args.options_file, args.weight_file, args.lstm_state)
+    bilm = open_bilm(args)
     settings = ProbeSettings(args.l2, args.iterations, args.seed)
     results = run_probes(bilm, train, test, args.tasks, parse_mix_weights(args.mix_weights), settings, args.batch_size)
     results["settings"] = {
         "train_file": args.train_file, "test_file": args.test_file,
         "max_train_sentences": args.max_train_sentences, "max_test_sentences": args.max_test_sentences,
-        "options_file": args.options_file or os.environ["ELMO_OPTIONS_FILE"], "weight_file": args.weight_file or os.environ["ELMO_WEIGHT_FILE"],
+        "options_file": bilm.options_file, "weight_file": bilm.weight_file,
         "lstm_state": args.lstm_state, "mix_weights": parse_mix_weights(args.mix_weights), **settings._asdict(),
     }
     results["seconds"] = round(time.perf_counter() - start, 1)

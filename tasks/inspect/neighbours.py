@@ -17,7 +17,7 @@ import numpy
 from allennlp.common.checks import ConfigurationError
 from allennlp.modules.elmo import batch_to_ids
 
-from tasks.elmo.bilm import FrozenBilm
+from tasks.elmo.frozen_bilm import FrozenBilm, cache_directory_for
 from tasks.elmo.cache import sentence_key
 from tasks.elmo.fill import fill
 from tasks.inspect.vectors import layer_stacks, unit_rows, views
@@ -48,10 +48,10 @@ def build_index(
     Fills the activation cache under `cache_directory` with the biLM's layers for the non-empty
     `sentences` and writes the index to `directory`; returns index.json's content.
     """
-    if not cache_directory or cache_directory.lower() == "none":
-        raise ConfigurationError("the neighbour index keeps its vectors in the ELMo activation cache: set ELMO_CACHE_DIR to a directory, not 'none'")
     if lstm_state == "carried":
         raise ConfigurationError("an index needs each sentence's vectors independent of the others: use lstm_state 'zero' or 'warm_up'")
+    if cache_directory_for(cache_directory, lstm_state) is None:
+        raise ConfigurationError("the neighbour index keeps its vectors in the ELMo activation cache: set ELMO_CACHE_DIR to a directory, not 'none'")
     directory = Path(directory)
     if (directory / INDEX_FILE).exists():
         raise ConfigurationError(f"{directory} already holds an index: remove it, or choose another directory")

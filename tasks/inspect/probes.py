@@ -24,7 +24,7 @@ import numpy
 import torch
 
 from data_readers.conllu_words import AnnotatedSentence
-from tasks.elmo.bilm import FrozenBilm
+from tasks.elmo.frozen_bilm import FrozenBilm
 from tasks.inspect.vectors import layer_stacks, unit_rows, view_title, views
 from tasks.common.plots import grouped_bars
 

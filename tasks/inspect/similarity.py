@@ -9,7 +9,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 import numpy
 from allennlp.common.checks import ConfigurationError
 
-from tasks.elmo.bilm import FrozenBilm
+from tasks.elmo.frozen_bilm import FrozenBilm
 from tasks.inspect.vectors import layer_stacks, unit_rows, view_title, views
 
 

@@ -31,10 +31,12 @@ from allennlp.modules.elmo import batch_to_ids
 
 from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers, share_direction_storage
 from tasks.bilm.weight_file import load_original_layout, read_options
+from tasks.elmo.cache import ActivationCache
 
 logger = logging.getLogger(__name__)
 
 LSTM_STATES = ("zero", "warm_up", "carried")
+NO_CACHE = "none"  # the cache setting (ELMO_CACHE_DIR) for no activation cache
 
 # Read once, sentence after sentence with the state carried, to give the `warm_up` initial state.
 WARM_UP_TEXT = [
@@ -94,6 +96,7 @@ class FrozenBilm(torch.nn.Module):
         load_original_layout(self, weight_file)
         for parameter in self.parameters():
             parameter.requires_grad_(requires_grad)
+        self.options_file = options_file
         self.weight_file = weight_file
         self.weights_sha256 = file_sha256(weight_file)
         self.requires_grad = requires_grad
@@ -113,8 +116,6 @@ class FrozenBilm(torch.nn.Module):
         self._fixed_state = self._warm_up_state() if lstm_state == "warm_up" else None
         self.cache = None
         if cache_directory:
-            from tasks.elmo.cache import ActivationCache
-
             self.cache = ActivationCache(
                 cache_directory,
                 self.fingerprint,
@@ -214,6 +215,19 @@ class FrozenBilm(torch.nn.Module):
 
         with torch.no_grad():
             return [read(WARM_UP_TEXT)[0], read(reversed(WARM_UP_TEXT))[1]]
+
+
+def cache_directory_for(setting: Optional[str], lstm_state: str) -> Optional[str]:
+    """
+    The activation cache a biLM whose sentences start from `lstm_state` keeps under a cache setting
+    (ELMO_CACHE_DIR's value): none when the setting is empty or 'none', or when each sentence
+    carries the state of the one before, which makes its activations depend on the batch.
+    configs/lib/elmo.libsonnet states the same rule for the configs, which cannot call Python;
+    `test_the_configs_follow_the_cache_rule` checks that the two agree.
+    """
+    if not setting or setting.lower() == NO_CACHE or lstm_state == "carried":
+        return None
+    return setting
 
 
 def _rows(state: torch.Tensor, rows: int) -> torch.Tensor:
