@@ -19,7 +19,6 @@ the same command again continues where it stopped, and the hdf5 is written (unde
 name, then renamed) only once every line is done. `OUTPUT.partial/settings.json` records the input
 and settings; a rerun with other ones is refused rather than mixed in.
 """
-import hashlib
 import json
 import logging
 import os
@@ -38,6 +37,7 @@ from allennlp.nn import util
 
 from data_readers.errors import DataFormatError
 from data_readers.tokenizers import BlankSpacyTokenizer
+from tasks.common.files import file_sha256
 from tasks.elmo.frozen_bilm import LSTM_STATES, FrozenBilm
 
 logger = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ def embed_file(
         raise ConfigurationError(f"the biLM has {bilm.num_layers} layers: give {bilm.num_layers} mix weights, not {len(mix_weights)}")
     settings = {
         "format": FORMAT_VERSION,
-        "input_sha256": _file_sha256(input_path),
+        "input_sha256": file_sha256(input_path),
         "tokenized": tokenized,
         "biLM": bilm.fingerprint,
         "lstm_state": lstm_state,
@@ -207,14 +207,6 @@ def _select(layer_stack: numpy.ndarray, layers: str, mix_weights, gamma: float) 
     if layers == "average":
         return layer_stack.mean(axis=0)
     return (gamma * numpy.tensordot(numpy.asarray(mix_weights, numpy.float32), layer_stack, axes=1)).astype(numpy.float32)
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as data:
-        for block in iter(lambda: data.read(1 << 24), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class PartialOutput:

@@ -31,6 +31,7 @@ from allennlp.modules.elmo import batch_to_ids
 
 from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers, share_direction_storage
 from tasks.bilm.weight_file import load_original_layout, read_options
+from tasks.common.files import file_sha256
 from tasks.elmo.cache import ActivationCache
 
 logger = logging.getLogger(__name__)
@@ -256,15 +257,6 @@ def _frozen_weights_from_file(bilm: FrozenBilm, state_dict, prefix: str, *_) -> 
         )
     for name, parameter in bilm.named_parameters():
         state_dict.setdefault(prefix + name, parameter.detach())
-
-
-def file_sha256(path: str) -> str:
-    """The sha256 of a file, read in blocks of 16 MB."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 24), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def parameter_digests(module: torch.nn.Module) -> Dict[str, str]:

@@ -9,6 +9,7 @@ from typing import Any, Dict, Optional
 
 import torch
 
+from tasks.common.files import file_sha256
 from tasks.environment import PROJECT_ROOT
 
 
@@ -90,7 +91,7 @@ class FileIdentities:
         status = file.stat()
         key = f"{file.resolve()}|{status.st_size}|{status.st_mtime_ns}"
         if key not in self._cache:
-            self._cache[key] = _sha256(file)
+            self._cache[key] = file_sha256(file)
             self.cache_path.parent.mkdir(parents=True, exist_ok=True)
             self.cache_path.write_text(json.dumps(self._cache, indent=1) + "\n")
         return {
@@ -100,14 +101,6 @@ class FileIdentities:
             "modified": status.st_mtime,
             "sha256": self._cache[key],
         }
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def bilm_architecture(options_path: str) -> Optional[Dict[str, Any]]:
