@@ -13,7 +13,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 import numpy
 import torch
 
-from tasks.reproduce.runner import BILM_INFO, BILMS_DIR, PLAN_RECORD, RUN_INFO, is_built, is_finished
+from tasks.reproduce.layout import BILM_INFO, BILM_PERPLEXITY, BILMS_DIR, PLAN_RECORD, RUN_INFO, is_built, is_finished
 
 logger = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def read_bilms(runs_dir: Path) -> List[BilmResult]:
             task=info["spec"]["task"],
             status="finished" if built else info.get("status", "incomplete"),
             info=info,
-            perplexity=_json(info_path.parent / "perplexity.json") if built else None,
+            perplexity=_json(info_path.parent / BILM_PERPLEXITY) if built else None,
         ))
     return results
 

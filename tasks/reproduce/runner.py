@@ -43,18 +43,22 @@ from tasks.environment import (
     default_value,
     word_vectors_variables,
 )
+from tasks.reproduce.layout import (
+    BILM_INFO,
+    BILMS_DIR,
+    CONSOLE_LOG,
+    FINETUNED_ELMO_FILES,
+    PLAN_RECORD,
+    RUN_INFO,
+    has_checkpoint,
+    is_built,
+    is_finished,
+)
 from tasks.reproduce.plan import BilmSpec, Plan, RunSpec
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
 
 logger = logging.getLogger(__name__)
 
-RUN_INFO = "run_info.json"
-BILMS_DIR = "bilms"  # fine-tuned biLMs, one folder each
-BILM_INFO = "bilm_info.json"
-FINETUNED_ELMO_FILES = {"ELMO_OPTIONS_FILE": "elmo/options.json", "ELMO_WEIGHT_FILE": "elmo/weights.hdf5"}
-BILM_FAILED = "fine-tuned biLM failed"
-CONSOLE_LOG = "console.log"  # what `allennlp train` printed, every attempt
-PLAN_RECORD = "plan.json"
 LOG_TAIL_LINES = 40
 # A run sees the suite's variables only as its plan sets them (or their bundled defaults), never as
 # left in the shell; except those that describe the machine (DEVICES, ELMO_CACHE_DIR), by their kind.
@@ -67,14 +71,6 @@ DESCRIPTIVE_FIELDS = ("data", "metric")
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def is_finished(run_dir: Path) -> bool:
-    return (run_dir / "model.tar.gz").is_file() and (run_dir / "metrics.json").is_file()
-
-
-def has_checkpoint(run_dir: Path) -> bool:
-    return any(run_dir.glob("training_state_e*.th")) and (run_dir / "config.json").is_file()
 
 
 def read_run_info(run_dir: Path) -> Optional[Dict[str, Any]]:
@@ -97,11 +93,6 @@ def state_of(run: RunSpec, run_dir: Path) -> str:
     if not (PROJECT_ROOT / run.config).is_file():
         return MISSING
     return START
-
-
-def is_built(bilm_dir: Path) -> bool:
-    """Whether a fine-tuned biLM is finished: its weights exported and its perplexities written."""
-    return (bilm_dir / "perplexity.json").is_file() and (bilm_dir / FINETUNED_ELMO_FILES["ELMO_WEIGHT_FILE"]).is_file()
 
 
 def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
