@@ -5,7 +5,7 @@ from typing import Dict, List, Sequence, Tuple
 from allennlp.training.metrics import Metric
 from seqeval.metrics.sequence_labeling import get_entities
 
-from tasks.common.counts import gathered_counts
+from tasks.common.counts import gathered_counts, label_scores
 
 # seqeval's chunker knows IOB1, BIO and IOBES prefixes; BIOUL is IOBES with other letters.
 _BIOUL_TO_IOBES = {"U": "S", "L": "E"}
@@ -42,25 +42,7 @@ class SeqevalF1(Metric):
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
         counts = gathered_counts(self._counts)
-        metrics: Dict[str, float] = {}
-        entity_types = sorted(set(counts["gold"]) | set(counts["predicted"]))
-        for entity_type in entity_types:
-            metrics.update(
-                _precision_recall_f1(
-                    entity_type,
-                    counts["correct"][entity_type],
-                    counts["predicted"][entity_type],
-                    counts["gold"][entity_type],
-                )
-            )
-        metrics.update(
-            _precision_recall_f1(
-                "overall",
-                sum(counts["correct"].values()),
-                sum(counts["predicted"].values()),
-                sum(counts["gold"].values()),
-            )
-        )
+        metrics = label_scores(counts["correct"], counts["predicted"], counts["gold"])
         if reset:
             self.reset()
         return metrics
@@ -68,11 +50,3 @@ class SeqevalF1(Metric):
     def reset(self) -> None:
         for counter in self._counts.values():
             counter.clear()
-
-
-
-def _precision_recall_f1(name: str, correct: int, predicted: int, gold: int) -> Dict[str, float]:
-    precision = correct / predicted if predicted else 0.0
-    recall = correct / gold if gold else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {f"precision-{name}": precision, f"recall-{name}": recall, f"f1-measure-{name}": f1}

@@ -24,7 +24,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 from allennlp.training.metrics import Metric
 
-from tasks.common.counts import gathered_counts
+from tasks.common.counts import gathered_counts, label_scores
 
 EXCLUDED_LABELS = ("V",)
 CONTINUATION = "C-"
@@ -113,20 +113,11 @@ class Conll2005SrlScore(Metric):
                 self._counts[name].update(counter)
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
+        """As `srl-eval.pl`'s `precrecf1`, as fractions rather than percentages."""
         counts = gathered_counts(self._counts)
-        metrics: Dict[str, float] = {}
-        for label in sorted(set().union(*counts.values())):
-            metrics.update(
-                precision_recall_f1(label, counts["correct"][label], counts["excess"][label], counts["missed"][label])
-            )
-        metrics.update(
-            precision_recall_f1(
-                "overall",
-                sum(counts["correct"].values()),
-                sum(counts["excess"].values()),
-                sum(counts["missed"].values()),
-            )
-        )
+        predicted = counts["correct"] + counts["excess"]
+        gold = counts["correct"] + counts["missed"]
+        metrics = label_scores(counts["correct"], predicted, gold)
         if reset:
             self.reset()
         return metrics
@@ -135,11 +126,3 @@ class Conll2005SrlScore(Metric):
         for counter in self._counts.values():
             counter.clear()
 
-
-
-def precision_recall_f1(name: str, correct: int, excess: int, missed: int) -> Dict[str, float]:
-    """As `srl-eval.pl`'s `precrecf1`, as fractions rather than percentages."""
-    precision = correct / (correct + excess) if correct + excess else 0.0
-    recall = correct / (correct + missed) if correct + missed else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {f"precision-{name}": precision, f"recall-{name}": recall, f"f1-measure-{name}": f1}
