@@ -24,8 +24,8 @@ from allennlp.data import DatasetReader
 from allennlp.data.token_indexers import TokenIndexer
 from allennlp_models.common.ontonotes import Ontonotes
 
-from data_readers.errors import DataFormatError
-from data_readers.srl_frames import PropBankSentence, SrlFramesReader, numbered_lines
+from data_readers.errors import DataFormatError, numbered_lines
+from data_readers.srl_frames import PropBankSentence, SrlFramesReader
 
 logger = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from allennlp.data import DatasetReader
 from allennlp.data.token_indexers import TokenIndexer
 
 from data_readers.dependency_spans import ConversionCounts, argument_spans, dependency_depths, spans_to_bio
-from data_readers.errors import DataFormatError
-from data_readers.srl_frames import PropBankSentence, SrlFramesReader, numbered_lines
+from data_readers.errors import DataFormatError, numbered_lines
+from data_readers.srl_frames import PropBankSentence, SrlFramesReader
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +84,7 @@ def _sentence_blocks(path: Path) -> Iterator[Tuple[List[str], List[Tuple[int, Li
     comments: List[str] = []
     rows: List[Tuple[int, List[str]]] = []
     for line_number, line in numbered_lines(path):
+        line = line.rstrip("\r\n")
         if not line.strip():
             if rows:
                 yield comments, rows
