@@ -1,9 +1,9 @@
 """
 Makes AllenNLP 2.10.1 (archived; written for torch < 1.13) run on torch 2.x.
 
-Loaded first from `.allennlp_plugins`, and imported by `tasks` and `data_readers`, so the fixes are
-in place before any config is built, whether the suite runs through the `allennlp` command or as a
-library. Nothing here edits an installed package; each fix says which break it mends:
+Imported first by `tasks` and `data_readers` (so also by the `allennlp` command, which loads
+`tasks.plugin`), so the fixes are in place before any config is built, whether the suite runs
+through the `allennlp` command or as a library. Nothing here edits an installed package; each fix says which break it mends:
 
 1. `torch.optim.lr_scheduler.ReduceLROnPlateau` lost its `verbose` argument (torch 2.7), and
    AllenNLP's `reduce_on_plateau` scheduler always passes it, so building a trainer that uses it

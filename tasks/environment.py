@@ -1,10 +1,12 @@
 """
 The environment variables that point the configs at data and ELMo weights.
 
-Configs read them with `std.extVar`, which fails on an unset variable, so when the suite is loaded
-(as an AllenNLP plugin, or imported) every unset variable is given its bundled default: the small
-sample data we wrote and the bundled biLM, so a config runs offline out of the box. A variable that
-is set must name an existing file: otherwise loading stops at once, naming the variable and path.
+Configs read them with `std.extVar`, which fails on an unset variable, so where configs are
+evaluated (the `allennlp` command, which loads `tasks.plugin`; `apply_defaults` elsewhere) every
+unset variable is given its bundled default: the small sample data we wrote and the bundled biLM,
+so a config runs offline out of the box. Commands that read one variable take it with `setting`,
+which gives the same default without writing it anywhere. A variable that is set must name an
+existing file: otherwise it stops at once, naming the variable and path.
 """
 import logging
 import os

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from tasks.bilm.weight_file import random_weights, tiny_options, write_elmo_files
+from tasks.environment import apply_defaults
 
 # Ten sentences in the CoNLL-2003 format (IOB1), written for these tests.
 TINY_CONLL = """-DOCSTART- -X- -X- O
@@ -73,6 +74,15 @@ beat VBD I-VP O
 Cambridge NNP I-NP B-ORG
 . . O O
 """
+
+
+def pytest_configure(config) -> None:
+    """
+    Configs evaluate in the tests as under the `allennlp` command, whose plugin (`tasks.plugin`)
+    gives every unset variable the configs read its default; before collection, since some test
+    modules read configs to parametrize their tests.
+    """
+    apply_defaults()
 
 
 @pytest.fixture(scope="session", autouse=True)

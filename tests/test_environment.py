@@ -2,6 +2,7 @@ import pytest
 from allennlp.common.checks import ConfigurationError
 
 import gzip
+import os
 
 from tasks.environment import BUNDLED_BILM, BUNDLED_DATA, VARIABLES, apply_defaults
 
@@ -74,3 +75,15 @@ def test_a_malformed_word_vectors_file_is_refused_with_its_line(tmp_path, text, 
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigurationError, match=message):
         apply_defaults({"NER_WORD_VECTORS": str(path)})
+
+
+def test_importing_the_suite_leaves_the_environment_alone_and_its_plugin_gives_the_defaults():
+    import subprocess
+    import sys
+
+    environment = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+    probe = "import os, {module}; print(os.environ.get('NER_TRAIN_DATA', 'unset'))"
+    for module, expected in (("tasks", "unset"), ("tasks.plugin", str(BUNDLED_DATA / "ner" / "train.txt"))):
+        result = subprocess.run([sys.executable, "-c", probe.format(module=module)], env=environment,
+                                capture_output=True, text=True, check=True)
+        assert result.stdout.strip() == expected, module

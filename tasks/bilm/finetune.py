@@ -37,7 +37,7 @@ from allennlp.data.fields import TextField
 from allennlp.models.archival import load_archive
 
 from tasks.bilm.weight_file import export_elmo_files
-from tasks.environment import PROJECT_ROOT
+from tasks.environment import PROJECT_ROOT, check_pairs, setting
 
 logger = logging.getLogger(__name__)
 
@@ -160,11 +160,12 @@ class FinetuneBilm(Subcommand):
 
 
 def _finetune(args: argparse.Namespace) -> None:
+    check_pairs()
     finetune(
         args.task_config,
         Path(args.output_dir),
-        os.environ["ELMO_OPTIONS_FILE"],
-        os.environ["ELMO_WEIGHT_FILE"],
+        setting("ELMO_OPTIONS_FILE"),
+        setting("ELMO_WEIGHT_FILE"),
         epochs=args.epochs,
         overrides=json.loads(args.overrides) if args.overrides else None,
     )
