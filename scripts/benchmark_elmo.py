@@ -39,8 +39,15 @@ import time
 from pathlib import Path
 from typing import Dict, List
 
+import torch
+from allennlp.modules.elmo import Elmo, batch_to_ids
+from allennlp.training.callbacks import TrainerCallback
+
+from tasks.bilm.weight_file import random_weights, write_elmo_files
+from tasks.elmo import FrozenBilm, PaperElmo
+from tasks.elmo.fill import fill
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 SHARED_DATA = Path(os.environ.get("SHARED_DATA_DIR", ROOT.parent / "shared" / "data"))
 ORIGINAL_OPTIONS = SHARED_DATA / "elmo_reference" / "elmo_2x4096_512_2048cnn_2xhighway_options.json"
 # The original architecture, as in its published options.json (used when the shared copy is absent).
@@ -57,14 +64,6 @@ ORIGINAL_ARCHITECTURE = {
 }
 ALLENNLP = str(Path(sys.executable).parent / "allennlp")
 IMPLEMENTATIONS = ("allennlp", "ours_carried", "ours_zero")
-
-import torch  # noqa: E402
-from allennlp.modules.elmo import Elmo, batch_to_ids  # noqa: E402
-from allennlp.training.callbacks import TrainerCallback  # noqa: E402
-
-from tasks.bilm.weight_file import random_weights, write_elmo_files  # noqa: E402
-from tasks.elmo import FrozenBilm, PaperElmo  # noqa: E402
-from tasks.elmo.fill import fill  # noqa: E402
 
 logger = logging.getLogger("benchmark_elmo")
 

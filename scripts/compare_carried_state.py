@@ -22,7 +22,6 @@ bundled NER sample's dev file; a last, smaller batch checks the rows a short bat
 import argparse
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Dict, List
@@ -30,14 +29,13 @@ from typing import Dict, List
 import numpy
 import torch
 
+from allennlp.modules.elmo import _ElmoBiLm, batch_to_ids
+
+import tasks  # noqa: F401  (the torch 2.x fixes, before AllenNLP's modules are built)
+from tasks.bilm.weight_file import random_weights, weight_layout, write_elmo_files
+from tasks.elmo import FrozenBilm
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import tasks  # noqa: E402,F401  (the torch 2.x fixes, before AllenNLP's modules are built)
-from allennlp.modules.elmo import _ElmoBiLm, batch_to_ids  # noqa: E402
-
-from tasks.bilm.weight_file import random_weights, weight_layout, write_elmo_files  # noqa: E402
-from tasks.elmo import FrozenBilm  # noqa: E402
 
 
 def sentences_of(path: Path) -> List[List[str]]:

@@ -22,24 +22,20 @@ the same network outputs five ways:
 import argparse
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Dict, List
 
 import torch
+from allennlp.data.data_loaders import SimpleDataLoader
+from allennlp.models.archival import load_archive
+from allennlp.nn.util import viterbi_decode
+from allennlp.training.metrics import SpanBasedF1Measure
+from allennlp_models.structured_prediction.metrics.srl_eval_scorer import SrlEvalScorer
+from allennlp_models.structured_prediction.models.srl import convert_bio_tags_to_conll_format
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import tasks  # noqa: E402,F401  (registers the suite's components)
-from allennlp.data.data_loaders import SimpleDataLoader  # noqa: E402
-from allennlp.models.archival import load_archive  # noqa: E402
-from allennlp.nn.util import viterbi_decode  # noqa: E402
-from allennlp.training.metrics import SpanBasedF1Measure  # noqa: E402
-from allennlp_models.structured_prediction.metrics.srl_eval_scorer import SrlEvalScorer  # noqa: E402
-from allennlp_models.structured_prediction.models.srl import convert_bio_tags_to_conll_format  # noqa: E402
-
-from tasks.srl.metrics import Conll2005SrlScore  # noqa: E402
-from tasks.srl.model import DeepSrl  # noqa: E402
+import tasks  # noqa: F401  (registers the suite's components)
+from tasks.srl.metrics import Conll2005SrlScore
+from tasks.srl.model import DeepSrl
 
 
 def score(archive_file: str, data_file: str, batch_size: int) -> Dict[str, Dict[str, float]]:

@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from data_readers.conll2012 import read_conll2012  # noqa: E402
+from data_readers.conll2012 import read_conll2012
 
 SPLITS = {"train": "COREF_TRAIN_DATA", "dev": "COREF_DEV_DATA", "test": "COREF_TEST_DATA"}
 

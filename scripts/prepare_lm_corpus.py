@@ -52,7 +52,6 @@ import json
 import math
 import os
 import random
-import sys
 from contextlib import nullcontext
 from functools import lru_cache, partial
 from multiprocessing import Pool
@@ -61,10 +60,10 @@ from typing import Dict, Iterator, List, Optional
 
 from tqdm import tqdm
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT))
+import split_for_selection
+from data_readers.tokenizers import BlankSpacyTokenizer
 
-from data_readers.tokenizers import BlankSpacyTokenizer  # noqa: E402
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 SHARED_DATA_DIR = Path(os.environ.get("SHARED_DATA_DIR", REPO_ROOT.parent / "shared" / "data"))
 SPLITS = ("train", "heldout")
@@ -184,12 +183,8 @@ def task_sentences(source: str, data: Path) -> Iterator[str]:
 
 def _training_part(data_file: Path) -> str:
     """The part of `data_file` the suite trains on: `split_for_selection.py`'s train_part, its default fraction and seed."""
-    import importlib.util
     import tempfile
 
-    spec = importlib.util.spec_from_file_location("split_for_selection", REPO_ROOT / "scripts" / "split_for_selection.py")
-    split_for_selection = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(split_for_selection)
     with tempfile.TemporaryDirectory() as directory:
         fraction = split_for_selection.DEFAULTS[data_file.suffix]
         split_for_selection.split(data_file, Path(directory), heldout_fraction=fraction)

@@ -22,7 +22,6 @@ The first batch warms up and is not counted.
     nice -n 10 python scripts/profile_elmo.py --sentences 96 --batch-size 32
 """
 import argparse
-import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -30,16 +29,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import torch
+from allennlp.modules.elmo import _ElmoCharacterEncoder, batch_to_ids
+from allennlp.modules.highway import Highway
+from allennlp.modules.lstm_cell_with_projection import LstmCellWithProjection
 
-import torch  # noqa: E402
-from allennlp.modules.elmo import _ElmoCharacterEncoder, batch_to_ids  # noqa: E402
-from allennlp.modules.highway import Highway  # noqa: E402
-from allennlp.modules.lstm_cell_with_projection import LstmCellWithProjection  # noqa: E402
-
-from scripts.benchmark_elmo import ORIGINAL_OPTIONS, build, conll_blocks, default_file, write_random_original_bilm  # noqa: E402
-from tasks.bilm import modules as bilm_modules  # noqa: E402
+from benchmark_elmo import ORIGINAL_OPTIONS, build, conll_blocks, default_file, write_random_original_bilm
+from tasks.bilm import modules as bilm_modules
 
 PARTS = ("character CNN", "highway", "LSTM input products", "LSTM recurrent products", "LSTM projection",
          "rest of the recurrent loop", "other")

@@ -4,8 +4,8 @@ import json
 import pytest
 from allennlp.modules.elmo import batch_to_ids
 
-from scripts.benchmark_elmo import build, extrapolate, write_random_original_bilm
-from scripts.profile_elmo import PARTS, profile
+from benchmark_elmo import build, extrapolate, write_random_original_bilm
+from profile_elmo import PARTS, profile
 from tasks.bilm.weight_file import tiny_options
 
 SENTENCES = [["The", "cat", "sat", "."], ["Dogs", "bark", "at", "night", "in", "Leeds", "."], ["Hello", "!"], ["A", "b"]]

@@ -1,17 +1,14 @@
 """scripts/litbank_coref_split.py on a LitBank-shaped folder written here, and on the real one when present."""
-import importlib.util
 import os
 from pathlib import Path
 
+import litbank_coref_split
 import pytest
 
 from data_readers.conll2012 import read_conll2012
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("SHARED_DATA_DIR", ROOT.parent / "shared" / "data"))
-_spec = importlib.util.spec_from_file_location("litbank_coref_split", ROOT / "scripts" / "litbank_coref_split.py")
-litbank_coref_split = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(litbank_coref_split)
 
 
 def document(name: str, word: str) -> str:

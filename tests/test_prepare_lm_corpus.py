@@ -1,5 +1,4 @@
 """`scripts/prepare_lm_corpus.py` on three tiny hard-wrapped novels invented for these tests."""
-import importlib.util
 import json
 import math
 import re
@@ -7,13 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import prepare_lm_corpus
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "prepare_lm_corpus.py"
-spec = importlib.util.spec_from_file_location("prepare_lm_corpus", SCRIPT)
-prepare_lm_corpus = importlib.util.module_from_spec(spec)
-sys.modules[spec.name] = prepare_lm_corpus  # lets worker processes find its functions
-spec.loader.exec_module(prepare_lm_corpus)
+SCRIPT = Path(prepare_lm_corpus.__file__)
 
 SKIP_WORDS = 10
 HELDOUT_PERCENT = 25
