@@ -30,8 +30,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUTPUT_DIR = REPO_ROOT / "bundled" / "data" / "ner"
+DEFAULT_OUTPUT_DIR = Path(__file__).resolve().parent  # the sample lives beside its writer
 DEFAULT_SEED = 1234
 SPLIT_SIZES = {"train": 400, "dev": 100, "test": 100}
 DOC_LENGTH = (8, 15)

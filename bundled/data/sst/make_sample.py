@@ -9,14 +9,14 @@ mimic the treebank's: lexical sentiment on adjectives, intensifiers pushing away
 hedges pulling towards it, negation turning polarity round, "but" letting the second clause
 decide and "and" averaging. Output is fully determined by `--seed`.
 
-    python scripts/make_sst_sample.py            # writes bundled/data/sst/{train,dev,test}.txt
+    python bundled/data/sst/make_sample.py            # writes {train,dev,test}.txt
 """
 import argparse
 import random
 from pathlib import Path
 from typing import List, Tuple
 
-DEFAULT_OUTPUT_DIR = Path(__file__).resolve().parent.parent / "bundled" / "data" / "sst"
+DEFAULT_OUTPUT_DIR = Path(__file__).resolve().parent  # the sample lives beside its writer
 SPLIT_SIZES = {"train": 240, "dev": 60, "test": 60}
 
 ADJECTIVES = {

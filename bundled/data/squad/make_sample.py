@@ -11,7 +11,7 @@ questions have one answer; dev questions have three, as in the official dev set,
 different boundaries (with and without a leading article or unit). A third of every name list is
 kept for dev only, so dev asks about towns and people the model has not seen.
 
-    python scripts/make_squad_sample.py            # writes bundled/data/squad/{train,dev}.json
+    python bundled/data/squad/make_sample.py            # writes {train,dev}.json
 
 Output is fully determined by `--seed`.
 """
@@ -22,8 +22,7 @@ import re
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUTPUT_DIR = REPO_ROOT / "bundled" / "data" / "squad"
+DEFAULT_OUTPUT_DIR = Path(__file__).resolve().parent  # the sample lives beside its writer
 DEFAULT_SEED = 2018
 ARTICLES_PER_SPLIT = {"train": 24, "dev": 8}
 PARAGRAPHS_PER_ARTICLE = (2, 3)

@@ -10,7 +10,7 @@ that cannot be (contradiction: an incompatible action, or another person). A few
 training file have no majority label (`gold_label` "-"), as in the release; readers leave them
 out. Output is fully determined by `--seed`.
 
-    python scripts/make_snli_sample.py           # writes bundled/data/snli/{train,dev,test}.jsonl
+    python bundled/data/snli/make_sample.py           # writes {train,dev,test}.jsonl
 """
 import argparse
 import json
@@ -18,7 +18,7 @@ import random
 from pathlib import Path
 from typing import Dict, List
 
-DEFAULT_OUTPUT_DIR = Path(__file__).resolve().parent.parent / "bundled" / "data" / "snli"
+DEFAULT_OUTPUT_DIR = Path(__file__).resolve().parent  # the sample lives beside its writer
 SPLIT_PREMISES = {"train": 100, "dev": 20, "test": 20}
 NO_CONSENSUS_PAIRS = 6  # in train
 

@@ -30,8 +30,7 @@ import random
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUTPUT_DIR = REPO_ROOT / "bundled" / "data" / "srl"
+DEFAULT_OUTPUT_DIR = Path(__file__).resolve().parent  # the sample lives beside its writer
 DEFAULT_SEED = 2018
 SPLIT_SIZES = {"train": 240, "dev": 60, "test": 60}
 HELD_OUT_FRACTION = 0.25

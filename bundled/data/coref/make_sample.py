@@ -25,8 +25,7 @@ import random
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUTPUT_DIR = REPO_ROOT / "bundled" / "data" / "coref"
+DEFAULT_OUTPUT_DIR = Path(__file__).resolve().parent  # the sample lives beside its writer
 DEFAULT_SEED = 2012
 SPLIT_SIZES = {"train": 40, "dev": 10, "test": 10}
 CONVERSATION_SHARE = 0.3
