@@ -16,7 +16,7 @@ BIO tags become spans as AllenNLP writes them for the script (`convert_bio_tags_
 a span starts at each `B-`, and at an `I-X` that does not continue an `X` span (the lenient
 reading of an invalid sequence); Viterbi-constrained predictions never have one.
 
-`tests/test_srl_metrics.py` checks this against the script itself on random propositions, and
+`tests/tasks/srl/test_metrics.py` checks this against the script itself on random propositions, and
 shows on hand-worked ones where AllenNLP's `span_f1` counts differently.
 """
 from collections import Counter
