@@ -105,3 +105,27 @@ def test_an_empty_or_truncated_input_stops_the_run_naming_it(tiny_conll, tiny_el
     assert f"{damaged}: {message}" in result.stderr
 
 
+
+def test_an_archive_predicts_from_any_directory_once_tasks_is_imported(trained_archive, tmp_path):
+    """Outside the repository there is no .allennlp_plugins: `--include-package tasks`, or `import tasks`, registers the suite."""
+    serialization_dir, environment = trained_archive
+    archive = str(serialization_dir / "model.tar.gz")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "input.jsonl").write_text(json.dumps({"sentence": "Ada visited Turin."}) + "\n", encoding="utf-8")
+    unregistered = allennlp("predict", archive, "input.jsonl", "--silent", environment=environment, check=False, cwd=elsewhere)
+    assert unregistered.returncode != 0 and "not in acceptable choices" in unregistered.stderr
+    allennlp("predict", archive, "input.jsonl", "--silent", "--output-file", "predictions.jsonl",
+             "--include-package", "tasks", environment=environment, cwd=elsewhere)
+    prediction = json.loads((elsewhere / "predictions.jsonl").read_text(encoding="utf-8"))
+    assert prediction["tokens"] == ["Ada", "visited", "Turin", "."]
+    in_python = (
+        "import json, tasks\n"
+        "from allennlp.predictors import Predictor\n"
+        f"predictor = Predictor.from_path({archive!r})\n"
+        "print(json.dumps(predictor.predict_json({'sentence': 'Ada visited Turin.'})))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", in_python], cwd=elsewhere, env=environment,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout.splitlines()[-1]) == prediction
