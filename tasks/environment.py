@@ -11,7 +11,7 @@ existing file: otherwise it stops at once, naming the variable and path.
 import logging
 import os
 from pathlib import Path
-from typing import Dict, Mapping, MutableMapping, NamedTuple, Tuple
+from typing import Dict, Mapping, MutableMapping, NamedTuple, Optional, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
@@ -20,6 +20,12 @@ logger = logging.getLogger(__name__)
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_DATA = PROJECT_ROOT / "bundled" / "data"
 BUNDLED_BILM = PROJECT_ROOT / "bundled" / "bilm"
+
+
+def repository_relative(path) -> Optional[str]:
+    """`path` relative to the repository when it lies inside it (a file that records it holds no machine's path), else None."""
+    resolved = Path(path).resolve()
+    return str(resolved.relative_to(PROJECT_ROOT)) if resolved.is_relative_to(PROJECT_ROOT) else None
 
 
 class Variable(NamedTuple):

@@ -21,7 +21,7 @@ from tasks.inspect.charts import heatmap
 from tasks.inspect.neighbours import NeighbourIndex, build_index, marked
 from tasks.inspect.probes import TASKS, ProbeSettings, probe_chart, probe_markdown, run_probes, subset
 from tasks.inspect.similarity import contextual_similarity, similarity_json, similarity_table, word_positions
-from tasks.environment import setting
+from tasks.environment import repository_relative, setting
 from tasks.inspect.vectors import view_title
 
 logger = logging.getLogger(__name__)
@@ -178,7 +178,8 @@ def _probe(args: argparse.Namespace) -> None:
     results["settings"] = {
         "train_file": args.train_file, "test_file": args.test_file,
         "max_train_sentences": args.max_train_sentences, "max_test_sentences": args.max_test_sentences,
-        "options_file": bilm.options_file, "weight_file": bilm.weight_file,
+        "options_file": repository_relative(bilm.options_file) or bilm.options_file,
+        "weight_file": repository_relative(bilm.weight_file) or bilm.weight_file,
         "lstm_state": args.lstm_state, "mix_weights": parse_mix_weights(args.mix_weights), **settings._asdict(),
     }
     results["seconds"] = round(time.perf_counter() - start, 1)

@@ -18,6 +18,7 @@ from tasks.reproduce.document import Block, Figure, Heading, Items, Paragraph, T
 from tasks.reproduce.paper import BASELINE, ELMO, TASKS
 from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_plan_record, read_runs
 from tasks.common import plots
+from tasks.environment import repository_relative
 
 GroupKey = Tuple[str, str, str, float]  # task, config name, label, training fraction
 
@@ -96,13 +97,18 @@ def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -
     built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     description = f" {plan['description']}" if plan and plan.get("description") else ""
     return (
-        f"Built {built} by `allennlp report` from the run directories in `{runs_dir}`"
+        f"Built {built} by `allennlp report` from the run directories in `{runs_folder_name(runs_dir)}`"
         f"{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "
         f"Runs: {planned} planned, {counts['finished']} finished, {counts['failed']} failed, "
         f"{counts['interrupted'] + counts['incomplete']} interrupted or incomplete, "
         f"{max(0, planned - len(runs))} not run. Paper numbers: {paper.SOURCE}. "
         "Ours: mean ± standard deviation over seeds (n = number of seeds)."
     )
+
+
+def runs_folder_name(runs_dir: Path) -> str:
+    """How the report names the runs folder: relative to the repository when inside it, else by its own name (no machine's path)."""
+    return repository_relative(runs_dir) or runs_dir.resolve().name
 
 
 # ---------------------------------------------------------------- the summary

@@ -4,7 +4,7 @@ from allennlp.common.checks import ConfigurationError
 import gzip
 import os
 
-from tasks.environment import BUNDLED_BILM, BUNDLED_DATA, VARIABLES, apply_defaults
+from tasks.environment import BUNDLED_BILM, BUNDLED_DATA, VARIABLES, apply_defaults, repository_relative
 
 
 def test_unset_variables_get_bundled_files_that_exist():
@@ -88,3 +88,7 @@ def test_importing_the_suite_leaves_the_environment_alone_and_its_plugin_gives_t
                                 capture_output=True, text=True, check=True)
         assert result.stdout.strip() == expected, module
 
+
+def test_a_path_inside_the_repository_is_named_relative_to_it(tmp_path):
+    assert repository_relative(BUNDLED_BILM / "weights.hdf5") == "bundled/bilm/weights.hdf5"
+    assert repository_relative(tmp_path) is None

@@ -6,7 +6,8 @@ import re
 import torch
 
 from tasks.reproduce.plan import load_plan
-from tasks.reproduce.report import build_report
+from tasks.reproduce.report import build_report, runs_folder_name
+from tests.helpers.repository import ROOT
 
 PLAN = {
     "name": "fixture",
@@ -135,4 +136,12 @@ def _section(text, heading):
 
 def _row(text, start):
     return next(line for line in text.splitlines() if line.startswith(start))
+
+
+def test_the_report_names_its_runs_folder_without_a_machines_path(tmp_path):
+    assert runs_folder_name(tmp_path / "elsewhere" / "reproduce_cpu") == "reproduce_cpu"
+    assert runs_folder_name(ROOT / "runs" / "reproduce" / "cpu") == "runs/reproduce/cpu"
+    (tmp_path / "runs").mkdir()
+    markdown, html = build_report(tmp_path / "runs", tmp_path / "report")
+    assert str(tmp_path) not in markdown.read_text() and str(tmp_path) not in html.read_text()
 
