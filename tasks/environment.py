@@ -139,7 +139,7 @@ def apply_defaults(environment: MutableMapping[str, str] = os.environ) -> None:
             defaulted.append(name)
     if defaulted:
         logger.info(
-            "Not set, so the bundled defaults are used: %s (see README, 'Data and weights').",
+            "Not set, so the bundled defaults are used: %s (see docs/variables.md).",
             ", ".join(defaulted),
         )
     for name in VARIABLES:

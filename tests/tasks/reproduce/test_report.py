@@ -5,6 +5,7 @@ import re
 
 import torch
 
+from tasks.reproduce.document import Heading, Paragraph, Table, read_markdown_table, write_markdown
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.report import build_report, runs_folder_name
 from tests.helpers.repository import ROOT
@@ -145,3 +146,8 @@ def test_the_report_names_its_runs_folder_without_a_machines_path(tmp_path):
     markdown, html = build_report(tmp_path / "runs", tmp_path / "report")
     assert str(tmp_path) not in markdown.read_text() and str(tmp_path) not in html.read_text()
 
+
+def test_a_table_the_report_writes_reads_back_cell_for_cell(tmp_path):
+    table = Table(["Task", "Score"], [["NER", "1.00 | 2.00"], ["SST-5", "—"]])
+    write_markdown([Heading(2, "Table 1: results"), Paragraph("Caption."), table, Heading(2, "Next")], tmp_path / "r.md")
+    assert read_markdown_table((tmp_path / "r.md").read_text(), "## Table 1") == (table.headers, table.rows)
