@@ -37,6 +37,7 @@ from allennlp.data.fields import TextField
 from allennlp.models.archival import load_archive
 
 from tasks.bilm.weight_file import export_elmo_files
+from tasks.common.command import Command
 from tasks.environment import PROJECT_ROOT, check_pairs, setting
 
 logger = logging.getLogger(__name__)
@@ -143,29 +144,26 @@ def _perplexities(directory: Path) -> Dict[str, float]:
 
 
 @Subcommand.register("finetune-bilm")
-class FinetuneBilm(Subcommand):
-    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = (
-            "Fine-tune the biLM in ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE on a task's training text "
-            "(Peters et al. 2018, §A.1), give its held-out perplexity before and after (Table 7), "
-            "and export it for ELMo."
-        )
-        subparser = parser.add_parser(self.name, description=description, help=description)
-        subparser.add_argument("task_config", help="the task's config, e.g. configs/ner_elmo.jsonnet")
-        subparser.add_argument("output_dir", help="receives corpus/, softmax/, finetune/, elmo/ and perplexity.json")
-        subparser.add_argument("--epochs", type=int, default=1, help="passes over the task text (paper: 1)")
-        subparser.add_argument("-o", "--overrides", default="", help="JSON overrides for the biLM training config")
-        subparser.set_defaults(func=_finetune)
-        return subparser
-
-
-def _finetune(args: argparse.Namespace) -> None:
-    check_pairs()
-    finetune(
-        args.task_config,
-        Path(args.output_dir),
-        setting("ELMO_OPTIONS_FILE"),
-        setting("ELMO_WEIGHT_FILE"),
-        epochs=args.epochs,
-        overrides=json.loads(args.overrides) if args.overrides else None,
+class FinetuneBilm(Command):
+    description = (
+        "Fine-tune the biLM in ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE on a task's training text "
+        "(Peters et al. 2018, §A.1), give its held-out perplexity before and after (Table 7), "
+        "and export it for ELMo."
     )
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("task_config", help="the task's config, e.g. configs/ner_elmo.jsonnet")
+        parser.add_argument("output_dir", help="receives corpus/, softmax/, finetune/, elmo/ and perplexity.json")
+        parser.add_argument("--epochs", type=int, default=1, help="passes over the task text (paper: 1)")
+        parser.add_argument("-o", "--overrides", default="", help="JSON overrides for the biLM training config")
+
+    def run(self, args: argparse.Namespace) -> None:
+        check_pairs()
+        finetune(
+            args.task_config,
+            Path(args.output_dir),
+            setting("ELMO_OPTIONS_FILE"),
+            setting("ELMO_WEIGHT_FILE"),
+            epochs=args.epochs,
+            overrides=json.loads(args.overrides) if args.overrides else None,
+        )

@@ -1,8 +1,8 @@
 """
-The command-line arguments that name a frozen biLM, shared by every command that reads one
-(`allennlp elmo-embed` and the inspection commands of `tasks.inspect`), and the biLM they name:
-the files given with --options-file and --weight-file (both or neither), else the ones
-ELMO_OPTIONS_FILE and ELMO_WEIGHT_FILE name (both or neither), else the bundled biLM.
+The command-line arguments of the commands that read a frozen biLM (`allennlp elmo-cache`,
+`elmo-embed` and the inspection commands of `tasks.inspect`), and the biLM they name: the files
+given with --options-file and --weight-file (both or neither), else the ones ELMO_OPTIONS_FILE
+and ELMO_WEIGHT_FILE name (both or neither), else the bundled biLM.
 """
 import argparse
 from typing import List, Optional, Sequence, Tuple
@@ -29,6 +29,20 @@ def add_bilm_arguments(
     )
     if mix_help:
         parser.add_argument("--mix-weights", help=mix_help)
+
+
+def add_batch_size_argument(parser: argparse.ArgumentParser) -> None:
+    """--batch-size: sentences per biLM batch."""
+    parser.add_argument("--batch-size", type=int, default=64, help="sentences per biLM batch (default 64)")
+
+
+def add_tokenized_argument(parser: argparse.ArgumentParser, what: str = "lines are") -> None:
+    """--tokenized: the text is tokens separated by white space, not raw text for spaCy's blank pipeline."""
+    parser.add_argument(
+        "--tokenized",
+        action="store_true",
+        help=f"{what} tokens separated by white space (default: raw text, tokenised by blank_spacy)",
+    )
 
 
 def bilm_files(args: argparse.Namespace) -> Tuple[str, str]:

@@ -6,7 +6,7 @@ import h5py
 import numpy
 from allennlp.models.archival import load_archive
 
-from tasks.bilm.finetune import _finetune
+from tasks.bilm.finetune import FinetuneBilm
 from tasks.bilm.weight_file import export_elmo_files, weight_layout
 from tests.helpers.repository import ROOT
 
@@ -14,7 +14,7 @@ from tests.helpers.repository import ROOT
 def test_finetune_on_task_text_starts_from_the_given_biLM_and_exports(ner_environment, tiny_elmo, tmp_path):
     overrides = {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2, "dataset_reader.unroll_steps": 5,
                  "model.num_samples": 0, "vocabulary.min_count.tokens": 1}
-    _finetune(argparse.Namespace(task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"), output_dir=str(tmp_path),
+    FinetuneBilm().run(argparse.Namespace(task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"), output_dir=str(tmp_path),
                                  epochs=1, overrides=json.dumps(overrides)))
     assert len((tmp_path / "corpus" / "train.txt").read_text().splitlines()) == 10  # the tiny CoNLL file
     assert (tmp_path / "corpus" / "train.txt").read_text().splitlines()[0] == "Ada Lovelace visited Turin ."
@@ -36,7 +36,7 @@ def test_finetune_on_task_text_starts_from_the_given_biLM_and_exports(ner_enviro
         assert 1 < perplexity[stage]["perplexity"] < 2 * perplexity["vocabulary_size"]
     # A rerun finds both stages finished and trains nothing.
     softmax_archive = (tmp_path / "softmax" / "model.tar.gz").stat().st_mtime_ns
-    _finetune(argparse.Namespace(task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"), output_dir=str(tmp_path),
+    FinetuneBilm().run(argparse.Namespace(task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"), output_dir=str(tmp_path),
                                  epochs=1, overrides=json.dumps(overrides)))
     assert (tmp_path / "softmax" / "model.tar.gz").stat().st_mtime_ns == softmax_archive
     assert json.loads((tmp_path / "perplexity.json").read_text())["after"] == perplexity["after"]
