@@ -1,9 +1,10 @@
 """Named counters that a metric sums over every worker of a distributed training, and the scores they give."""
 from collections import Counter
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import torch.distributed as dist
 from allennlp.common.util import is_distributed
+from allennlp.training.metrics import Metric
 
 
 def gathered_counts(counts: Dict[str, Counter]) -> Dict[str, Counter]:
@@ -34,3 +35,29 @@ def _scores(label: str, correct: int, predicted: int, gold: int) -> Dict[str, fl
     recall = correct / gold if gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {f"precision-{label}": precision, f"recall-{label}": recall, f"f1-measure-{label}": f1}
+
+
+class LabelCountsMetric(Metric):
+    """
+    A metric that counts items per label under `COUNTS` (a `Counter` each) and reports
+    `label_scores`: a subclass updates `self._counts` in `__call__` and says, in `scores`, which
+    counts are the correct, predicted and gold ones. The counts are summed over every worker first.
+    """
+
+    COUNTS: Tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self._counts: Dict[str, Counter] = {name: Counter() for name in self.COUNTS}
+
+    def scores(self, counts: Dict[str, Counter]) -> Dict[str, float]:
+        raise NotImplementedError
+
+    def get_metric(self, reset: bool = False) -> Dict[str, float]:
+        metrics = self.scores(gathered_counts(self._counts))
+        if reset:
+            self.reset()
+        return metrics
+
+    def reset(self) -> None:
+        for counter in self._counts.values():
+            counter.clear()

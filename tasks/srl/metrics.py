@@ -24,7 +24,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 from allennlp.training.metrics import Metric
 
-from tasks.common.counts import gathered_counts, label_scores
+from tasks.common.counts import LabelCountsMetric, label_scores
 
 EXCLUDED_LABELS = ("V",)
 CONTINUATION = "C-"
@@ -94,7 +94,7 @@ def score_proposition(predicted_tags: Sequence[str], gold_tags: Sequence[str]) -
 
 
 @Metric.register("conll2005_srl")
-class Conll2005SrlScore(Metric):
+class Conll2005SrlScore(LabelCountsMetric):
     """
     `srl-eval.pl`'s precision, recall and F1 over propositions given as BIO tag sequences
     (predicted, gold), as `precision-overall`, `recall-overall`, `f1-measure-overall` (the keys of
@@ -104,25 +104,16 @@ class Conll2005SrlScore(Metric):
     Registered as a `Metric` with name "conll2005_srl".
     """
 
-    def __init__(self) -> None:
-        self._counts: Dict[str, Counter] = {"correct": Counter(), "excess": Counter(), "missed": Counter()}
+    COUNTS = ("correct", "excess", "missed")
 
     def __call__(self, predicted_tags: List[List[str]], gold_tags: List[List[str]]) -> None:  # type: ignore
         for predicted, gold in zip(predicted_tags, gold_tags):
             for name, counter in score_proposition(predicted, gold).items():
                 self._counts[name].update(counter)
 
-    def get_metric(self, reset: bool = False) -> Dict[str, float]:
+    def scores(self, counts: Dict[str, Counter]) -> Dict[str, float]:
         """As `srl-eval.pl`'s `precrecf1`, as fractions rather than percentages."""
-        counts = gathered_counts(self._counts)
         predicted = counts["correct"] + counts["excess"]
         gold = counts["correct"] + counts["missed"]
-        metrics = label_scores(counts["correct"], predicted, gold)
-        if reset:
-            self.reset()
-        return metrics
-
-    def reset(self) -> None:
-        for counter in self._counts.values():
-            counter.clear()
+        return label_scores(counts["correct"], predicted, gold)
 
