@@ -2,6 +2,7 @@
 What the suite's SRL readers share: a sentence with its PropBank frames as BIO tags, and the
 reader base that turns each frame into one instance of allennlp-models' `srl` layout.
 """
+
 import logging
 from dataclasses import dataclass
 from typing import Iterable, Iterator, List
@@ -9,7 +10,6 @@ from typing import Iterable, Iterator, List
 from allennlp.data import Instance, Token
 from allennlp.data.fields import SequenceLabelField
 from allennlp_models.structured_prediction.dataset_readers.srl import SrlReader
-
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +63,10 @@ class SrlFramesReader(SrlReader):
                 yield instance
         logger.info(
             "%s: %d frames from %d sentences; %d sentences without a predicate gave no instance",
-            file_path, frames, sentences, without_predicates,
+            file_path,
+            frames,
+            sentences,
+            without_predicates,
         )
 
     def sentences(self, file_path: str) -> Iterator[PropBankSentence]:

@@ -19,6 +19,7 @@ the same network outputs five ways:
 
     python scripts/compare_srl_scores.py runs/srl/model.tar.gz data/test.conllu --output-file scores.json
 """
+
 import argparse
 import json
 import shutil
@@ -94,7 +95,9 @@ def _viterbi_on_probabilities(model: DeepSrl, logits: torch.Tensor, lengths: Lis
     probabilities = torch.softmax(logits, dim=-1)
     paths = []
     for sequence, length in zip(probabilities, lengths):
-        path, _ = viterbi_decode(sequence[:length], model._transitions, allowed_start_transitions=model._start_transitions)
+        path, _ = viterbi_decode(
+            sequence[:length], model._transitions, allowed_start_transitions=model._start_transitions
+        )
         paths.append([model.vocab.get_token_from_index(index, model.label_namespace) for index in path])
     return paths
 
@@ -107,7 +110,9 @@ def _one_hot(paths: List[List[int]], logits: torch.Tensor) -> torch.Tensor:
 
 
 def _overall(metrics: Dict[str, float]) -> Dict[str, float]:
-    return {name.replace("-overall", ""): round(100 * metrics[name], 2) for name in metrics if name.endswith("-overall")}
+    return {
+        name.replace("-overall", ""): round(100 * metrics[name], 2) for name in metrics if name.endswith("-overall")
+    }
 
 
 def main() -> None:

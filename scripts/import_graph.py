@@ -14,6 +14,7 @@ The rules, which it exits 1 on:
   `allennlp train`) are imported by the package's `__init__` and commands alone: what they use
   lives below them.
 """
+
 import argparse
 import ast
 import sys
@@ -30,7 +31,16 @@ LAYERS = [
     ["tasks.environment", "tasks.common"],
     ["tasks.bilm"],
     ["tasks.elmo"],
-    ["tasks.ner", "tasks.sst", "tasks.snli", "tasks.squad", "tasks.coref", "tasks.srl", "tasks.inspect", "tasks.reproduce"],
+    [
+        "tasks.ner",
+        "tasks.sst",
+        "tasks.snli",
+        "tasks.squad",
+        "tasks.coref",
+        "tasks.srl",
+        "tasks.inspect",
+        "tasks.reproduce",
+    ],
     ["tasks"],
     ["tasks.plugin"],
 ]

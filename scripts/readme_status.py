@@ -5,6 +5,7 @@ Run it after the report is rebuilt (`allennlp report`):
 
     python scripts/readme_status.py --write
 """
+
 import argparse
 
 from tasks.reproduce.status import README, REPORT, status_table, with_status_table

@@ -8,6 +8,7 @@ so a config runs offline out of the box. Commands that read one variable take it
 which gives the same default without writing it anywhere. A variable that is set must name an
 existing file: otherwise it stops at once, naming the variable and path.
 """
+
 import logging
 import os
 from pathlib import Path
@@ -23,7 +24,10 @@ BUNDLED_BILM = PROJECT_ROOT / "bundled" / "bilm"
 
 
 def repository_relative(path) -> Optional[str]:
-    """`path` relative to the repository when it lies inside it (a file that records it holds no machine's path), else None."""
+    """
+    `path` relative to the repository when it lies inside it (a file that records it holds no
+    machine's path), else None.
+    """
     resolved = Path(path).resolve()
     return str(resolved.relative_to(PROJECT_ROOT)) if resolved.is_relative_to(PROJECT_ROOT) else None
 
@@ -37,12 +41,8 @@ class Variable(NamedTuple):
 
 
 VARIABLES: Dict[str, Variable] = {
-    "ELMO_OPTIONS_FILE": Variable(
-        "ELMo options.json (original bilm-tf layout)", str(BUNDLED_BILM / "options.json")
-    ),
-    "ELMO_WEIGHT_FILE": Variable(
-        "ELMo weights.hdf5 (original bilm-tf layout)", str(BUNDLED_BILM / "weights.hdf5")
-    ),
+    "ELMO_OPTIONS_FILE": Variable("ELMo options.json (original bilm-tf layout)", str(BUNDLED_BILM / "options.json")),
+    "ELMO_WEIGHT_FILE": Variable("ELMo weights.hdf5 (original bilm-tf layout)", str(BUNDLED_BILM / "weights.hdf5")),
     "ELMO_CACHE_DIR": Variable(
         "directory for the cache of frozen biLM activations ('none': no cache)",
         str(PROJECT_ROOT / ".elmo_cache"),
@@ -76,9 +76,13 @@ VARIABLES: Dict[str, Variable] = {
     "SST_WORD_VECTORS": Variable(
         "fixed word vectors for SST (GloVe text format, 300-d); unset: trained from scratch", ""
     ),
-    "SNLI_TRAIN_DATA": Variable("SNLI jsonl, train split (snli_1.0_train.jsonl)", str(BUNDLED_DATA / "snli" / "train.jsonl")),
+    "SNLI_TRAIN_DATA": Variable(
+        "SNLI jsonl, train split (snli_1.0_train.jsonl)", str(BUNDLED_DATA / "snli" / "train.jsonl")
+    ),
     "SNLI_DEV_DATA": Variable("SNLI jsonl, dev split (snli_1.0_dev.jsonl)", str(BUNDLED_DATA / "snli" / "dev.jsonl")),
-    "SNLI_TEST_DATA": Variable("SNLI jsonl, test split (snli_1.0_test.jsonl)", str(BUNDLED_DATA / "snli" / "test.jsonl")),
+    "SNLI_TEST_DATA": Variable(
+        "SNLI jsonl, test split (snli_1.0_test.jsonl)", str(BUNDLED_DATA / "snli" / "test.jsonl")
+    ),
     "SNLI_WORD_VECTORS": Variable(
         "fixed word vectors for SNLI (GloVe text format, 300-d); unset: trained from scratch", ""
     ),
@@ -104,14 +108,19 @@ VARIABLES: Dict[str, Variable] = {
         "fixed 300-d word vectors for coreference (GloVe text format); unset: trained from scratch", ""
     ),
     "SRL_DATA_FORMAT": Variable(
-        "format of the SRL data files", "universal_propbank", kind="choice",
+        "format of the SRL data files",
+        "universal_propbank",
+        kind="choice",
         choices=("universal_propbank", "conll2012"),
     ),
     "SRL_TRAIN_DATA": Variable(
         "SRL training data: a CoNLL-U + PropBank file, or CoNLL-2012 file or directory",
-        str(BUNDLED_DATA / "srl" / "train.conllu"), kind="path",
+        str(BUNDLED_DATA / "srl" / "train.conllu"),
+        kind="path",
     ),
-    "SRL_DEV_DATA": Variable("SRL development data, same format", str(BUNDLED_DATA / "srl" / "dev.conllu"), kind="path"),
+    "SRL_DEV_DATA": Variable(
+        "SRL development data, same format", str(BUNDLED_DATA / "srl" / "dev.conllu"), kind="path"
+    ),
     "SRL_TEST_DATA": Variable("SRL test data, same format", str(BUNDLED_DATA / "srl" / "test.conllu"), kind="path"),
     "SRL_WORD_VECTORS": Variable(
         "pretrained word vectors for SRL (GloVe text format, the paper: 100-d GloVe); unset: trained from scratch", ""
@@ -183,7 +192,9 @@ def _check(name: str, variable: Variable, value: str) -> None:
     if variable.kind == "path" and "://" not in value and not Path(value).exists():
         raise ConfigurationError(f"{name} names {value!r}, which does not exist ({variable.description}).")
     if variable.kind == "choice" and value not in variable.choices:
-        raise ConfigurationError(f"{name} is {value!r}: expected one of {', '.join(variable.choices)} ({variable.description}).")
+        raise ConfigurationError(
+            f"{name} is {value!r}: expected one of {', '.join(variable.choices)} ({variable.description})."
+        )
     if variable.kind == "count" and not (value.isdigit() and int(value) > 0):
         raise ConfigurationError(f"{name} is {value!r}: expected a positive whole number ({variable.description}).")
     if variable.kind == "devices" and not _are_devices(value):
@@ -237,7 +248,10 @@ def word_vectors_variables(name: str, path: str) -> Dict[str, str]:
 
 
 def read_word_vectors_header(path: str) -> Tuple[int, bool]:
-    """The size of the vectors in a GloVe-format text file (plain or .gz) and whether its first words are all lowercase."""
+    """
+    The size of the vectors in a GloVe-format text file (plain or .gz) and whether its first words
+    are all lowercase.
+    """
     import gzip
 
     opener = gzip.open if path.endswith(".gz") else open

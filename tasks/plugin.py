@@ -5,6 +5,7 @@ component (`import tasks`), it gives each variable the configs read its default 
 (`tasks.environment.apply_defaults`): the command evaluates a config's `std.extVar`s from the
 environment right after loading its plugins, so this is where the defaults must be in place.
 """
+
 import tasks  # noqa: F401  (registers every component)
 from tasks.environment import apply_defaults
 

@@ -3,6 +3,7 @@ The fixtures every folder of tests shares: tiny data files in each task's format
 the original hdf5 layout, all written by the tests themselves, and the environments that point the
 configs at them. The data they write is in tests/helpers.
 """
+
 import os
 from pathlib import Path
 
@@ -59,8 +60,6 @@ def ner_environment(tiny_conll, tiny_elmo, monkeypatch):
     monkeypatch.setenv("ELMO_WEIGHT_FILE", str(tiny_elmo[1]))
     monkeypatch.setenv("NER_WORD_VECTORS", "")
     return dict(os.environ)
-
-
 
 
 @pytest.fixture(scope="session")

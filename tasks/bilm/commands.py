@@ -1,4 +1,5 @@
 """`allennlp export-bilm`: a trained biLM archive to the `options.json` + `weights.hdf5` ELMo reads."""
+
 import argparse
 import logging
 
@@ -6,8 +7,8 @@ from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 
-from tasks.bilm.weight_file import export_elmo_files
 from tasks.bilm.model import BidirectionalLm
+from tasks.bilm.weight_file import export_elmo_files
 from tasks.common.command import Command
 
 logger = logging.getLogger(__name__)

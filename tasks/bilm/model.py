@@ -8,6 +8,7 @@ corpus into `batch_size` streams (the backward ones reversed) and each batch car
 `unroll_steps` tokens further, so the model keeps each stream's LSTM state (detached) from one
 batch to the next.
 """
+
 import math
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -127,9 +128,7 @@ class BidirectionalLm(Model):
             targets = tokens["words"]["tokens"][:, 1:]
             mask = targets != 0  # lm_streams windows are full; padding, if any, is not predicted
             key = (self.training, direction)
-            layers, final_states = stack(
-                self.character_encoder(characters), mask, self._stream_states.get(key)
-            )
+            layers, final_states = stack(self.character_encoder(characters), mask, self._stream_states.get(key))
             self._stream_states[key] = [(hidden.detach(), memory.detach()) for hidden, memory in final_states]
             top = self.dropout(layers[-1])
             negative_log_likelihood = self.softmax(top[mask], targets[mask])

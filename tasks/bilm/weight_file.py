@@ -12,6 +12,7 @@ the highway carry gate with the opposite sign of AllenNLP's; and no row for the 
 in `char_embed`. `weight_layout` names every dataset and its shape for given options; the writer
 refuses anything that does not match it, so a file we write is one AllenNLP can load.
 """
+
 import json
 from pathlib import Path
 from typing import Any, Dict, Mapping, Protocol, Sequence, Tuple, Union
@@ -110,7 +111,11 @@ def _swap_memory_and_forget(packed: numpy.ndarray, cell: int) -> numpy.ndarray:
 
 
 def to_original_layout(bilm: BilmModules) -> Dict[str, numpy.ndarray]:
-    """The biLM's weights (a pretrained model's softmax is not part of them) as the datasets of an original weight file."""
+    """
+    The biLM's weights (a pretrained model's softmax is not part of them) as the datasets of an
+    original weight file.
+    """
+
     def array(tensor: torch.Tensor) -> numpy.ndarray:
         return tensor.detach().cpu().numpy().astype(numpy.float32)
 

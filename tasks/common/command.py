@@ -1,4 +1,8 @@
-"""The suite's `allennlp` subcommands, each declared by what sets it apart: its description, its arguments, what it runs."""
+"""
+The suite's `allennlp` subcommands, each declared by what sets it apart: its description, its
+arguments, what it runs.
+"""
+
 import argparse
 
 from allennlp.commands.subcommand import Subcommand

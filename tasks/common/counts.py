@@ -1,4 +1,5 @@
 """Named counters that a metric sums over every worker of a distributed training, and the scores they give."""
+
 from collections import Counter
 from typing import Dict, List, Tuple
 

@@ -1,4 +1,5 @@
 """What the suite needs to know of a file's bytes."""
+
 import hashlib
 from pathlib import Path
 from typing import Union

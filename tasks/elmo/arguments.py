@@ -4,6 +4,7 @@ The command-line arguments of the commands that read a frozen biLM (`allennlp el
 given with --options-file and --weight-file (both or neither), else the ones ELMO_OPTIONS_FILE
 and ELMO_WEIGHT_FILE name (both or neither), else the bundled biLM.
 """
+
 import argparse
 from typing import List, Optional, Sequence, Tuple
 

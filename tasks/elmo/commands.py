@@ -2,6 +2,7 @@
 `allennlp elmo-cache`: fill a config's ELMo activation caches before training.
 `allennlp elmo-embed`: write the ELMo vectors of a text file to hdf5 (the former `allennlp elmo`).
 """
+
 import argparse
 import logging
 import os
@@ -17,9 +18,9 @@ from tasks.elmo.arguments import (
     bilm_files,
     parse_mix_weights,
 )
-from tasks.elmo.frozen_bilm import FrozenBilm
 from tasks.elmo.embed import LAYER_OUTPUTS, embed_file
 from tasks.elmo.fill import SPLITS, cached_elmo_settings, config_sentences, fill
+from tasks.elmo.frozen_bilm import FrozenBilm
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +38,10 @@ class ElmoCache(Command):
             "config_file", help="a training config whose ELMo has a cache, e.g. configs/ner_elmo.jsonnet"
         )
         parser.add_argument(
-            "--splits", nargs="+", choices=list(SPLITS), help="which data to read (default: every split the config names)"
+            "--splits",
+            nargs="+",
+            choices=list(SPLITS),
+            help="which data to read (default: every split the config names)",
         )
         add_batch_size_argument(parser)
         parser.add_argument("-o", "--overrides", default="", help="JSON overrides for the config, as in allennlp train")
@@ -56,8 +60,15 @@ class ElmoCache(Command):
             logger.info(
                 "Cache %s: %d sentences (%d tokens) of %s; %d were stored already, %d computed in %.1f s%s; "
                 "%.1f MB on disk",
-                bilm.cache.path, report.sentences, report.tokens, ", ".join(splits), report.already_stored,
-                report.computed, report.seconds, speed, size / 1e6,
+                bilm.cache.path,
+                report.sentences,
+                report.tokens,
+                ", ".join(splits),
+                report.already_stored,
+                report.computed,
+                report.seconds,
+                speed,
+                size / 1e6,
             )
 
 
@@ -71,7 +82,9 @@ class ElmoEmbed(Command):
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("input_file", help="UTF-8 text, one sentence per line")
         parser.add_argument("output_file", help="the hdf5 file to write")
-        add_bilm_arguments(parser, mix_help="with --layers mix: one weight per layer, w0,w1,w2 (used as given, no softmax)")
+        add_bilm_arguments(
+            parser, mix_help="with --layers mix: one weight per layer, w0,w1,w2 (used as given, no softmax)"
+        )
         add_tokenized_argument(parser)
         parser.add_argument(
             "--layers",
@@ -85,7 +98,8 @@ class ElmoEmbed(Command):
         parser.add_argument(
             "--sentence-vectors",
             action="store_true",
-            help="write each line's mean token vector (padding excluded): all: (layers, dim); top, average or mix: (dim,)",
+            help="write each line's mean token vector (padding excluded): "
+            "all: (layers, dim); top, average or mix: (dim,)",
         )
 
     def run(self, args: argparse.Namespace) -> None:

@@ -19,10 +19,10 @@ sentence's vectors depend on what was in the batch before it. Here every sentenc
 same state, `lstm_state="zero"` (the default) or `"warm_up"` (the state the biLM reaches after
 reading a fixed text, `WARM_UP_TEXT`, computed once); `"carried"` reproduces AllenNLP's behaviour.
 """
+
 import hashlib
 import json
 import logging
-from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
 import torch
@@ -128,7 +128,9 @@ class FrozenBilm(torch.nn.Module):
     def get_output_dim(self) -> int:
         return 2 * self.options["lstm"]["projection_dim"]
 
-    def forward(self, inputs: torch.Tensor, word_inputs: Optional[torch.Tensor] = None) -> Dict[str, Union[torch.Tensor, List[torch.Tensor]]]:
+    def forward(
+        self, inputs: torch.Tensor, word_inputs: Optional[torch.Tensor] = None
+    ) -> Dict[str, Union[torch.Tensor, List[torch.Tensor]]]:
         """`inputs`: character ids `(batch, time, 50)`. `word_inputs` is AllenNLP's vocabulary cache, not supported."""
         if word_inputs is not None:
             raise ConfigurationError("FrozenBilm takes character ids only (use cache_directory, not vocab_to_cache)")
@@ -211,7 +213,9 @@ class FrozenBilm(torch.nn.Module):
         def read(sentences) -> List[List[State]]:
             states = None
             for sentence in sentences:
-                _, _, states = bilm_layers(self.character_encoder, self.stacks, batch_to_ids([sentence.split()]), states)
+                _, _, states = bilm_layers(
+                    self.character_encoder, self.stacks, batch_to_ids([sentence.split()]), states
+                )
             return states
 
         with torch.no_grad():

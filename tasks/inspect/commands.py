@@ -3,6 +3,7 @@
 elmo-probe`: look inside any biLM in the original weight layout (default: ELMO_OPTIONS_FILE /
 ELMO_WEIGHT_FILE, else the bundled biLM).
 """
+
 import argparse
 import json
 import logging
@@ -26,11 +27,11 @@ from tasks.elmo.arguments import (
     parse_mix_weights,
 )
 from tasks.elmo.embed import read_sentences
+from tasks.environment import repository_relative, setting
 from tasks.inspect.charts import heatmap
 from tasks.inspect.neighbours import NeighbourIndex, build_index, marked
 from tasks.inspect.probes import TASKS, ProbeSettings, probe_chart, probe_markdown, run_probes, subset
 from tasks.inspect.similarity import contextual_similarity, similarity_json, similarity_table, word_positions
-from tasks.environment import repository_relative, setting
 from tasks.inspect.vectors import view_title
 
 logger = logging.getLogger(__name__)
@@ -148,7 +149,12 @@ class ElmoNeighbours(Command):
                 "position": position,
                 "neighbours": {
                     name: [
-                        {"similarity": round(n.similarity, 6), "sentence": n.sentence, "position": n.position, "tokens": n.tokens}
+                        {
+                            "similarity": round(n.similarity, 6),
+                            "sentence": n.sentence,
+                            "position": n.position,
+                            "tokens": n.tokens,
+                        }
                         for n in neighbours
                     ]
                     for name, neighbours in found.items()

@@ -3,18 +3,21 @@ Per-layer token vectors of tokenised sentences from a frozen biLM, and the views
 inspection commands compare: each layer alone (0 is the character CNN's context-free token
 vector, 1 and up the biLSTM layers), their average, and an optional fixed mix.
 """
+
 from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 import numpy
 from allennlp.common.checks import ConfigurationError
 
-from tasks.elmo.frozen_bilm import FrozenBilm
 from tasks.elmo.embed import sentence_layers
+from tasks.elmo.frozen_bilm import FrozenBilm
 
 AVERAGE, MIX = "average", "mix"
 
 
-def layer_stacks(bilm: FrozenBilm, sentences: Sequence[Sequence[str]], batch_size: int = 64) -> Iterator[Tuple[int, numpy.ndarray]]:
+def layer_stacks(
+    bilm: FrozenBilm, sentences: Sequence[Sequence[str]], batch_size: int = 64
+) -> Iterator[Tuple[int, numpy.ndarray]]:
     """
     `(index, layers)` for every non-empty sentence, `layers` of shape `(num_layers, tokens, dim)`
     (float32, sentence boundaries left out), in batches of similar length, so not in input order.
@@ -32,7 +35,9 @@ def views(layers: numpy.ndarray, mix_weights: Optional[Sequence[float]] = None) 
     scales every vector alike, which neither cosines nor the probes' standardised features see.
     """
     if mix_weights is not None and len(mix_weights) != layers.shape[0]:
-        raise ConfigurationError(f"the biLM has {layers.shape[0]} layers: give {layers.shape[0]} mix weights, not {len(mix_weights)}")
+        raise ConfigurationError(
+            f"the biLM has {layers.shape[0]} layers: give {layers.shape[0]} mix weights, not {len(mix_weights)}"
+        )
     result = {str(layer): layers[layer] for layer in range(layers.shape[0])}
     result[AVERAGE] = layers.mean(axis=0)
     if mix_weights is not None:

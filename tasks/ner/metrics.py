@@ -1,4 +1,5 @@
 """Entity-level precision, recall and F1 as seqeval computes them in its conlleval-compatible mode."""
+
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 

@@ -6,6 +6,7 @@ Subcommands rather than scripts: the suite is used through the `allennlp` comman
 Jsonnet read the way AllenNLP reads configs (environment variables as external variables), and
 the runner calls `allennlp train` exactly as a user would, so each run's command can be pasted.
 """
+
 import argparse
 import logging
 import sys

@@ -3,6 +3,7 @@ A report as a list of blocks (headings, paragraphs, lists, tables, figures), wri
 Markdown (figures as SVG files beside it) and as one self-contained HTML file (figures inline);
 and a table of such Markdown read back (`read_markdown_table`).
 """
+
 import re
 from html import escape
 from pathlib import Path
@@ -81,7 +82,9 @@ def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
             body.append("<ul>" + "".join(f"<li>{_inline(item)}</li>" for item in block.items) + "</ul>")
         elif isinstance(block, Table):
             head = "".join(f"<th>{_inline(header)}</th>" for header in block.headers)
-            rows = "".join("<tr>" + "".join(f"<td>{_inline(value)}</td>" for value in row) + "</tr>" for row in block.rows)
+            rows = "".join(
+                "<tr>" + "".join(f"<td>{_inline(value)}</td>" for value in row) + "</tr>" for row in block.rows
+            )
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):
             body.append(f"<figure>{block.svg}<figcaption>{_inline(block.caption)}</figcaption></figure>")
@@ -97,7 +100,10 @@ def _cell(text: str) -> str:
 
 
 def read_markdown_table(markdown: str, heading: str) -> Tuple[List[str], List[List[str]]]:
-    """`(headers, rows)` of the first table after the first heading that starts with `heading`, as `write_markdown` wrote it."""
+    """
+    `(headers, rows)` of the first table after the first heading that starts with `heading`, as
+    `write_markdown` wrote it.
+    """
     lines = markdown.splitlines()
     start = next((number for number, line in enumerate(lines) if line.startswith(heading)), None)
     if start is None:

@@ -7,6 +7,7 @@ needs nothing of the machinery that makes one.
     RUNS_DIR/<run name>/               a run's serialization directory, with its run_info.json
     RUNS_DIR/bilms/<biLM name>/        a fine-tuned biLM (§A.1), with its bilm_info.json
 """
+
 from pathlib import Path
 
 RUN_INFO = "run_info.json"

@@ -1,4 +1,5 @@
 """Where and from what a run was made: the machine, the commit, and the identity of every input file."""
+
 import hashlib
 import json
 import os
@@ -85,7 +86,13 @@ class FileIdentities:
             for member in members:
                 digest.update(f"{member.relative_to(file)}\0{self.identify(str(member))['sha256']}\n".encode())
             size = sum(member.stat().st_size for member in members)
-            return {"path": str(file.resolve()), "exists": True, "files": len(members), "bytes": size, "sha256": digest.hexdigest()}
+            return {
+                "path": str(file.resolve()),
+                "exists": True,
+                "files": len(members),
+                "bytes": size,
+                "sha256": digest.hexdigest(),
+            }
         if not file.is_file():
             return {"path": path, "exists": False}
         status = file.stat()

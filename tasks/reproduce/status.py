@@ -5,6 +5,7 @@ from Table 1 of the committed report of the cpu plan (docs/reproduce_cpu/README.
 report. `scripts/readme_status.py` writes the table into the README between `BEGIN` and `END`;
 a test checks that the README holds what `status_table` gives.
 """
+
 from pathlib import Path
 from typing import Dict, List
 

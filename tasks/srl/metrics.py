@@ -19,6 +19,7 @@ reading of an invalid sequence); Viterbi-constrained predictions never have one.
 `tests/tasks/srl/test_metrics.py` checks this against the script itself on random propositions, and
 shows on hand-worked ones where AllenNLP's `span_f1` counts differently.
 """
+
 from collections import Counter
 from typing import Dict, List, NamedTuple, Sequence, Tuple
 
@@ -61,7 +62,7 @@ def proposition_arguments(tags: Sequence[str]) -> List[Argument]:
     latest: Dict[str, int] = {}  # label -> index in `arguments` of the latest argument with it
     for first, last, label in bio_spans(tags):
         if label.startswith(CONTINUATION):
-            base = label[len(CONTINUATION):]
+            base = label[len(CONTINUATION) :]
             if base in latest:
                 index = latest[base]
                 arguments[index] = Argument(base, arguments[index].pieces + ((first, last),))
@@ -116,4 +117,3 @@ class Conll2005SrlScore(LabelCountsMetric):
         predicted = counts["correct"] + counts["excess"]
         gold = counts["correct"] + counts["missed"]
         return label_scores(counts["correct"], predicted, gold)
-

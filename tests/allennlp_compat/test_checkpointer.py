@@ -1,4 +1,5 @@
 """A checkpoint interrupted while it is written leaves the previous one to recover from."""
+
 import pytest
 import torch
 from allennlp.training.checkpointer import Checkpointer

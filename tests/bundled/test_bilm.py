@@ -1,4 +1,5 @@
 """The biLM the suite ships: small enough for the repository, in the layout AllenNLP's `Elmo` reads."""
+
 import json
 
 import h5py
@@ -19,7 +20,9 @@ def test_every_weight_the_options_call_for_is_there_with_its_shape():
     expected = weight_layout(json.loads(OPTIONS.read_text(encoding="utf-8")))
     with h5py.File(WEIGHTS, "r") as weight_file:
         found = {}
-        weight_file.visititems(lambda name, item: found.update({name: item.shape}) if isinstance(item, h5py.Dataset) else None)
+        weight_file.visititems(
+            lambda name, item: found.update({name: item.shape}) if isinstance(item, h5py.Dataset) else None
+        )
     assert found == expected
 
 

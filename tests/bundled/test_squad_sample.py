@@ -1,9 +1,9 @@
 """The bundled SQuAD sample (bundled/data/squad/make_sample.py), which must read cleanly."""
+
 import logging
 
 from data_readers.squad import SquadV1Reader
 from tests.helpers.repository import ROOT
-
 
 
 def test_the_bundled_sample_reads_without_dropping_or_widening_anything(caplog):

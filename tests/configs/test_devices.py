@@ -4,6 +4,7 @@ check, and one distributed run of two CPU processes (gloo) on the tiny NER fixtu
 count the whole development set across the workers, it tests on all of the test set, the training
 part is the one a single process takes, and the workers share the ELMo activation cache.
 """
+
 import json
 import logging
 import sqlite3
@@ -17,7 +18,6 @@ from allennlp.common.checks import ConfigurationError
 
 from tasks.environment import apply_defaults
 from tests.helpers.repository import ROOT
-
 
 
 def _config(monkeypatch, devices):
@@ -91,15 +91,33 @@ def test_two_cpu_processes_train_as_one(tiny_conll, tiny_elmo, tmp_path):
     fixture = str(tiny_conll)
     environment = {
         **__import__("os").environ,
-        "DEVICES": "cpu,cpu", "TRAIN_FRACTION": "0.6", "ELMO_CACHE_DIR": str(tmp_path / "cache"),
-        "NER_TRAIN_DATA": fixture, "NER_DEV_DATA": fixture, "NER_TEST_DATA": fixture,
-        "ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+        "DEVICES": "cpu,cpu",
+        "TRAIN_FRACTION": "0.6",
+        "ELMO_CACHE_DIR": str(tmp_path / "cache"),
+        "NER_TRAIN_DATA": fixture,
+        "NER_DEV_DATA": fixture,
+        "NER_TEST_DATA": fixture,
+        "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
+        "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
     }
     run = tmp_path / "run"
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "train", "configs/ner_elmo.jsonnet", "-s", str(run),
-         "-o", json.dumps({"trainer.num_epochs": 2})],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            "configs/ner_elmo.jsonnet",
+            "-s",
+            str(run),
+            "-o",
+            json.dumps({"trainer.num_epochs": 2}),
+        ],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert (run / "model.tar.gz").is_file()
@@ -122,4 +140,6 @@ def test_two_cpu_processes_train_as_one(tiny_conll, tiny_elmo, tmp_path):
     layers_and_dim = json.loads((cache / "metadata.json").read_text())
     width = layers_and_dim["num_layers"] * layers_and_dim["dim"] * 2  # float16
     assert len(rows) == 10
-    assert max(offset * 2 + positions * width for offset, positions in rows) <= (cache / "activations.bin").stat().st_size
+    assert (
+        max(offset * 2 + positions * width for offset, positions in rows) <= (cache / "activations.bin").stat().st_size
+    )

@@ -5,6 +5,7 @@ weight file's values in every frozen biLM parameter. Configs are found by globbi
 variants by expanding every plan, so a new one cannot escape. A biLM changed after loading refuses
 to run, so the activation cache, named by what the biLM computes, never holds other vectors.
 """
+
 import json
 from pathlib import Path
 from typing import Dict, List, Tuple
@@ -18,8 +19,7 @@ from allennlp.models.archival import archive_model, load_archive
 from allennlp.training.util import make_vocab_from_params
 
 from tasks.bilm.weight_file import random_weights, write_elmo_files
-from tasks.elmo import FrozenBilm
-from tasks.elmo import frozen_bilm
+from tasks.elmo import FrozenBilm, frozen_bilm
 from tasks.elmo.frozen_bilm import parameter_digests
 from tasks.reproduce.plan import SEED_KEYS, load_plan
 from tests.helpers.repository import ROOT
@@ -34,7 +34,10 @@ def _takes_elmo(config: str, overrides: Dict) -> bool:
 def _plan_variants() -> List[Tuple[str, str]]:
     """(config, overrides) of every run of every plan, seeds left out, each distinct pair once."""
     environment = {
-        "PAPER_DATA_DIR": "/paper/data", "PAPER_ELMO_DIR": "/paper/elmo", "SHARED_DATA_DIR": "/shared/data", "BILM_WORK": "/bilm/work",
+        "PAPER_DATA_DIR": "/paper/data",
+        "PAPER_ELMO_DIR": "/paper/elmo",
+        "SHARED_DATA_DIR": "/shared/data",
+        "BILM_WORK": "/bilm/work",
     }
     variants = set()
     for plan in sorted((ROOT / "plans").glob("*.jsonnet")):
@@ -88,7 +91,9 @@ def test_the_frozen_bilm_holds_its_weight_file_when_built_and_after_load_archive
     monkeypatch.setenv("ELMO_WEIGHT_FILE", str(tiny_elmo[1]))
     expected = parameter_digests(FrozenBilm(str(tiny_elmo[0]), str(tiny_elmo[1])))
     task = Path(config).stem.split("_")[0]
-    params = Params.from_file(str(ROOT / config), json.dumps({**json.loads(overrides), **FASTER_TO_BUILD.get(task, {})}))
+    params = Params.from_file(
+        str(ROOT / config), json.dumps({**json.loads(overrides), **FASTER_TO_BUILD.get(task, {})})
+    )
     model = Model.from_params(vocab=vocabularies(config), params=params.duplicate().pop("model"))
     assert _frozen_bilms(model), f"{config} takes ELMo, but its model has no frozen biLM"
     for bilm in _frozen_bilms(model):

@@ -3,14 +3,15 @@
 wrote: loaded with its default predictor, whose raw-text answers and hand-counted accuracy on the
 test file must agree with the test accuracy `allennlp train` reported.
 """
+
 import json
 import subprocess
 
 import pytest
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
-from tests.helpers.repository import ALLENNLP, ROOT
 
+from tests.helpers.repository import ALLENNLP, ROOT
 
 TASKS = {"sst": "configs/sst_elmo.jsonnet", "snli": "configs/snli_elmo.jsonnet"}
 
@@ -21,7 +22,11 @@ def trained(request, sst_snli_environment, tmp_path):
     serialization_dir = tmp_path / request.param
     result = subprocess.run(
         [ALLENNLP, "train", TASKS[request.param], "-s", str(serialization_dir), "-o", '{"trainer.num_epochs": 1}'],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return request.param, serialization_dir
@@ -45,6 +50,8 @@ def test_the_archive_predicts_raw_text_and_its_accuracy_is_the_reported_one(trai
     test_file = tiny_sst if task == "sst" else tiny_snli
     instances = list(predictor._dataset_reader.read(str(test_file)))
     predictions = predictor.predict_batch_instance(instances)
-    correct = sum(prediction["label"] == instance["label"].label for prediction, instance in zip(predictions, instances))
+    correct = sum(
+        prediction["label"] == instance["label"].label for prediction, instance in zip(predictions, instances)
+    )
     assert len(instances) == (8 if task == "sst" else 9)  # sentences only; SNLI's '-' pair left out
     assert metrics["test_accuracy"] == pytest.approx(correct / len(instances), abs=1e-6)

@@ -1,4 +1,5 @@
 """Every SST and SNLI config, ablations included, parses and builds the model it describes (no training)."""
+
 import re
 from pathlib import Path
 
@@ -22,8 +23,10 @@ SNLI_ABLATIONS = {
     "output_only": {"layers": "all", "lambda": 0.001, "places": (False, True)},
 }
 TINY_VOCABULARY = {
-    "sst": {"tokens": ["the", "film", "is", "good"],
-            "labels": ["very negative", "negative", "neutral", "positive", "very positive"]},
+    "sst": {
+        "tokens": ["the", "film", "is", "good"],
+        "labels": ["very negative", "negative", "neutral", "positive", "very positive"],
+    },
     "snli": {"tokens": ["a", "dog", "runs"], "labels": ["entailment", "neutral", "contradiction"]},
 }
 
@@ -73,7 +76,12 @@ def test_snli_configs_build_the_esim_they_describe(config, sst_snli_environment,
     trainer = params["trainer"]
     assert trainer["optimizer"]["lr"] == 0.0004 and trainer["grad_norm"] == 5.0
     assert trainer["learning_rate_scheduler"].as_dict() == {
-        "type": "reduce_on_plateau", "mode": "max", "factor": 0.5, "patience": 0, "verbose": True}
+        "type": "reduce_on_plateau",
+        "mode": "max",
+        "factor": 0.5,
+        "patience": 0,
+        "verbose": True,
+    }
     assert params["data_loader"]["batch_sampler"]["batch_size"] == 32
 
 
@@ -89,7 +97,8 @@ def test_snli_ablation_configs_build_their_setting(ablation, sst_snli_environmen
     assert model._encoder.get_input_dim() == 300 + (elmo_dim if expected["places"][0] else 0)
     assert model._projection_feedforward.get_input_dim() == 4 * (600 + (elmo_dim if expected["places"][1] else 0))
     mix_alphas = {
-        regularizer.alpha for regex, regularizer in model._regularizer._regularizers
+        regularizer.alpha
+        for regex, regularizer in model._regularizer._regularizers
         if re.search(regex, "_elmo.scalar_mix_0.scalar_parameters.0")
     }
     assert mix_alphas == {expected["lambda"]}

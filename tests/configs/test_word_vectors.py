@@ -4,6 +4,7 @@ know is in the vocabulary and gets its pretrained vector, in every task that tak
 without vectors the vocabulary is the training split's. The vectors' size and lowercasing are read
 from the file. On each task's bundled sample.
 """
+
 import json
 from pathlib import Path
 
@@ -16,7 +17,6 @@ from allennlp.training.util import make_vocab_from_params
 
 from tasks.environment import word_vectors_variables
 from tests.helpers.repository import ROOT
-
 
 # Every config with a `*_WORD_VECTORS` variable, and that variable.
 CONFIGS = {
@@ -32,7 +32,10 @@ CONFIGS = {
 
 
 def test_every_config_that_reads_word_vectors_is_listed(monkeypatch):
-    """Every config whose embedder takes a `pretrained_file` once the vectors variables are set (ELMo and ablation variants aside)."""
+    """
+    Every config whose embedder takes a `pretrained_file` once the vectors variables are set (ELMo
+    and ablation variants aside).
+    """
     for variable in set(CONFIGS.values()):
         for name, value in {variable: "/vectors.txt", f"{variable}_DIM": "7", f"{variable}_LOWERCASE": "true"}.items():
             monkeypatch.setenv(name, value)
@@ -72,13 +75,20 @@ def test_dev_and_test_words_the_vectors_know_get_their_vectors(config, tmp_path,
     assert splits == ["train"]
     held_out, _, _ = _vocabulary(config, tmp_path, "held_out", datasets_for_vocab_creation=["validation"])
     unseen = sorted(
-        word for word in held_out.get_token_to_index_vocabulary("tokens") if word not in train_only.get_token_to_index_vocabulary("tokens")
+        word
+        for word in held_out.get_token_to_index_vocabulary("tokens")
+        if word not in train_only.get_token_to_index_vocabulary("tokens")
     )[:3]
     assert unseen, f"the bundled sample's dev split of {config} has no word its first training instances lack"
     dim = 7  # any size: the config takes the file's
-    vectors = {word: [round(0.01 * (index + 1) * (position + 1), 4) for position in range(dim)] for index, word in enumerate(unseen)}
+    vectors = {
+        word: [round(0.01 * (index + 1) * (position + 1), 4) for position in range(dim)]
+        for index, word in enumerate(unseen)
+    }
     vectors_file = tmp_path / "vectors.txt"
-    vectors_file.write_text("".join(f"{word} {' '.join(map(str, values))}\n" for word, values in vectors.items()), encoding="utf-8")
+    vectors_file.write_text(
+        "".join(f"{word} {' '.join(map(str, values))}\n" for word, values in vectors.items()), encoding="utf-8"
+    )
     _point_at_vectors(monkeypatch, variable, vectors_file)
     assert _word_embedding_dim(Params.from_file(str(ROOT / config))) == dim
     vocab, params, splits = _vocabulary(config, tmp_path, "with_vectors")

@@ -1,4 +1,5 @@
 """Fixtures of the reader tests."""
+
 import pytest
 
 from tests.helpers.srl_data import write_fixtures

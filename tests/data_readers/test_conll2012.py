@@ -1,4 +1,5 @@
 """The CoNLL-2012 coreference reader on files written here: OntoNotes' layout, LitBank's, and broken ones."""
+
 import pytest
 
 from data_readers.conll2012 import Conll2012CorefReader, read_conll2012
@@ -29,7 +30,9 @@ def write(tmp_path, text, name="data.conll"):
 def test_ontonotes_layout_documents_sentences_speakers_and_clusters(tiny_coref_conll):
     documents = list(read_conll2012(tiny_coref_conll))
     assert [(d.document_id, d.part, d.genre) for d in documents] == [
-        ("nw/test/00/ada_0000", 0, "nw"), ("bc/test/00/talk_0000", 0, "bc"), ("nw/test/00/turing_0000", 1, "nw"),
+        ("nw/test/00/ada_0000", 0, "nw"),
+        ("bc/test/00/talk_0000", 0, "bc"),
+        ("nw/test/00/turing_0000", 1, "nw"),
     ]
     ada = documents[0]
     assert ada.sentences[1] == ["She", "admired", "his", "engine", "."]
@@ -97,12 +100,23 @@ GOOD_LINE = "d 0 0 Ada - - - - - - * (0)\n"
     "body, line, message",
     [
         ("d 0 0 Ada - - - (0)\n", 2, "expected at least 12 columns .* found 8"),
-        (GOOD_LINE + "d 0 1 met - - - - - - * x (0)\n", 3, r"expected 12 columns, as on the sentence's first line \(2\), found 13"),
-        ("d 0 0 Ada - - - - - - * (0\nd 0 1 met - - - - - - * -\n\n", 2,
-         r"a mention of cluster 0 opens here and is not closed by the end of its sentence \(line 4\)"),
+        (
+            GOOD_LINE + "d 0 1 met - - - - - - * x (0)\n",
+            3,
+            r"expected 12 columns, as on the sentence's first line \(2\), found 13",
+        ),
+        (
+            "d 0 0 Ada - - - - - - * (0\nd 0 1 met - - - - - - * -\n\n",
+            2,
+            r"a mention of cluster 0 opens here and is not closed by the end of its sentence \(line 4\)",
+        ),
         ("d 0 0 Ada - - - - - - * (0\n", 2, "a mention of cluster 0 opens here and is not closed"),
         ("d 0 0 Ada - - - - - - * 3)\n", 2, r"'3\)' closes a mention of cluster 3, but none is open"),
-        ("d 0 0 Ada - - - - - - * (0)|(x\n", 2, r"coreference column '\(0\)\|\(x': expected '-' or '\|'-separated parts"),
+        (
+            "d 0 0 Ada - - - - - - * (0)|(x\n",
+            2,
+            r"coreference column '\(0\)\|\(x': expected '-' or '\|'-separated parts",
+        ),
     ],
 )
 def test_malformed_lines_stop_with_the_file_and_line(tmp_path, body, line, message):

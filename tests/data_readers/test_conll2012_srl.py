@@ -1,4 +1,5 @@
 """The CoNLL-2012 SRL reader: OntoNotes' bracketed argument columns, files and folders, and what it refuses."""
+
 import pytest
 from allennlp.common.checks import ConfigurationError
 
@@ -35,24 +36,55 @@ def _conll2012_line(word, form, *cells, lemma="-", frameset="-", parse="*"):
     "lines, line_number, expected",
     [
         (["doc 0 0 Ada NN (TOP*) - - - -"], 1, "expected at least 12 whitespace-separated columns"),
-        ([_conll2012_line(0, "Ada", "(ARG0*)", "*"), _conll2012_line(1, "ran", "(V*)")], 2,
-         "expected 14 columns, as on line 1 where this sentence starts (11 fixed, 2 argument columns, coreference), found 13"),
-        ([_conll2012_line(0, "Ada", "(ARG0*)"), _conll2012_line(1, "ran", "*")], 1,
-         "argument column 1 (column 12) marks no predicate"),
-        ([_conll2012_line(0, "Ada", "(V*)"), _conll2012_line(1, "ran", "(V*)", lemma="run", frameset="01")], 2,
-         "argument column 1 (column 12) marks a second predicate (the first, V, on line 1)"),
-        ([_conll2012_line(0, "Ada", "(ARG0*"), _conll2012_line(1, "ran", "(V*)", lemma="run", frameset="01")], 2,
-         "argument column 1 (column 12) opens V while ARG0, opened on line 1, is still open"),
-        ([_conll2012_line(0, "Ada", "(ARG0*"), _conll2012_line(1, "ran", "*", lemma="run", frameset="01")], 2,
-         "ARG0, opened on line 1, is never closed by the sentence's end"),
-        ([_conll2012_line(0, "Ada", "*)"), _conll2012_line(1, "ran", "(V*)", lemma="run", frameset="01")], 1,
-         "argument column 1 (column 12) closes a span that no line opened"),
-        ([_conll2012_line(0, "Ada", "(ARG0(ARG1*))"), _conll2012_line(1, "ran", "(V*)")], 1,
-         "expected *, (LABEL*, *) or (LABEL*), found '(ARG0(ARG1*))'"),
-        ([_conll2012_line(0, "Ada", "*", "*"), _conll2012_line(1, "ran", "(V*)", "(V*)", lemma="run", frameset="01")], 2,
-         "argument columns 1 and 2 mark the same predicate"),
-        ([_conll2012_line(0, "Ada", "(ARG0*)", parse="(TOP"), _conll2012_line(1, "ran", "(V*)")], 1,
-         "parse bit '(TOP': expected exactly one '*'"),
+        (
+            [_conll2012_line(0, "Ada", "(ARG0*)", "*"), _conll2012_line(1, "ran", "(V*)")],
+            2,
+            "expected 14 columns, as on line 1 where this sentence starts (11 fixed, 2 argument columns, "
+            "coreference), found 13",
+        ),
+        (
+            [_conll2012_line(0, "Ada", "(ARG0*)"), _conll2012_line(1, "ran", "*")],
+            1,
+            "argument column 1 (column 12) marks no predicate",
+        ),
+        (
+            [_conll2012_line(0, "Ada", "(V*)"), _conll2012_line(1, "ran", "(V*)", lemma="run", frameset="01")],
+            2,
+            "argument column 1 (column 12) marks a second predicate (the first, V, on line 1)",
+        ),
+        (
+            [_conll2012_line(0, "Ada", "(ARG0*"), _conll2012_line(1, "ran", "(V*)", lemma="run", frameset="01")],
+            2,
+            "argument column 1 (column 12) opens V while ARG0, opened on line 1, is still open",
+        ),
+        (
+            [_conll2012_line(0, "Ada", "(ARG0*"), _conll2012_line(1, "ran", "*", lemma="run", frameset="01")],
+            2,
+            "ARG0, opened on line 1, is never closed by the sentence's end",
+        ),
+        (
+            [_conll2012_line(0, "Ada", "*)"), _conll2012_line(1, "ran", "(V*)", lemma="run", frameset="01")],
+            1,
+            "argument column 1 (column 12) closes a span that no line opened",
+        ),
+        (
+            [_conll2012_line(0, "Ada", "(ARG0(ARG1*))"), _conll2012_line(1, "ran", "(V*)")],
+            1,
+            "expected *, (LABEL*, *) or (LABEL*), found '(ARG0(ARG1*))'",
+        ),
+        (
+            [
+                _conll2012_line(0, "Ada", "*", "*"),
+                _conll2012_line(1, "ran", "(V*)", "(V*)", lemma="run", frameset="01"),
+            ],
+            2,
+            "argument columns 1 and 2 mark the same predicate",
+        ),
+        (
+            [_conll2012_line(0, "Ada", "(ARG0*)", parse="(TOP"), _conll2012_line(1, "ran", "(V*)")],
+            1,
+            "parse bit '(TOP': expected exactly one '*'",
+        ),
     ],
 )
 def test_bad_conll2012_lines_name_file_line_and_expectation(tmp_path, lines, line_number, expected):

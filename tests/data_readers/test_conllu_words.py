@@ -1,4 +1,5 @@
 """The CoNLL-U words reader of the probes: tags, rolesets, and what it skips or refuses."""
+
 import pytest
 
 from data_readers.conllu_words import read_conllu_words
@@ -19,6 +20,8 @@ def test_conllu_words_reader_keeps_tags_and_rolesets_and_counts_what_it_skips(tm
     bad.write_text("1\tKim\tKim\tPROPN\n", encoding="utf-8")
     with pytest.raises(DataFormatError, match="bad.conllu, line 1: expected the 10 tab-separated columns"):
         read_conllu_words(str(bad))
-    bad.write_text("1\tKim\tKim\tPROPN\tNNP\t_\t0\troot\t_\t_\n3\tran\trun\tVERB\tVBD\t_\t1\tx\t_\t_\n", encoding="utf-8")
+    bad.write_text(
+        "1\tKim\tKim\tPROPN\tNNP\t_\t0\troot\t_\t_\n3\tran\trun\tVERB\tVBD\t_\t1\tx\t_\t_\n", encoding="utf-8"
+    )
     with pytest.raises(DataFormatError, match="line 2: expected word ID 2"):
         read_conllu_words(str(bad))

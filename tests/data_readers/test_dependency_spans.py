@@ -1,4 +1,5 @@
 """The head-to-span rule of data_readers/dependency_spans.py, one rule at a time, on hand-built trees."""
+
 import pytest
 
 from data_readers.dependency_spans import ConversionCounts, argument_spans, dependency_depths, spans_to_bio

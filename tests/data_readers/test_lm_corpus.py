@@ -1,4 +1,5 @@
 """The biLM corpus reader: streams cut for truncated backpropagation, and what it refuses."""
+
 import pytest
 from allennlp.common.checks import ConfigurationError
 
@@ -18,7 +19,12 @@ def test_reader_cuts_streams_and_reverses_the_backward_ones(tmp_path):
         [["c", "</S>", "<S>", "d"], ["c", "b", "a", "<S>"]],
         [["f", "g", "h", "i"], ["f", "<S>", "</S>", "e"]],
     ]
-    assert [(i["metadata"]["stream"], i["metadata"]["stream_position"]) for i in instances] == [(0, 0), (1, 0), (0, 1), (1, 1)]
+    assert [(i["metadata"]["stream"], i["metadata"]["stream_position"]) for i in instances] == [
+        (0, 0),
+        (1, 0),
+        (0, 1),
+        (1, 1),
+    ]
 
 
 def test_reader_refuses_a_corpus_too_small_and_bad_encoding(tmp_path):

@@ -1,4 +1,5 @@
 """The predicate reader: every predicate of every sentence, read through an SRL reader."""
+
 import pytest
 from allennlp.common.checks import ConfigurationError
 

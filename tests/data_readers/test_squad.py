@@ -1,4 +1,5 @@
 """The SQuAD 1.1 reader: character spans to token spans, the counts it logs, and its errors."""
+
 import copy
 import logging
 
@@ -67,7 +68,9 @@ def test_answers_at_the_first_of_repeated_texts_are_counted(tmp_path, caplog):
     path = write_squad(tmp_path / "repeat.json", _with(ask_for_kalvik))
     with caplog.at_level(logging.INFO, logger="data_readers.squad"):
         assert len(list(SquadV1Reader().read(path))) == 10
-    assert "1 answers occur more than once in their passage and have answer_start at the first occurrence" in caplog.text
+    assert (
+        "1 answers occur more than once in their passage and have answer_start at the first occurrence" in caplog.text
+    )
     assert f"{path}: 10 questions, 10 read, 0 dropped" in caplog.text
 
 
@@ -123,10 +126,16 @@ def _no_question_text(dataset):
     "change, record, message",
     [
         (_drop_context, "article 0 ('Velmora'), paragraph 1", 'expected a non-empty "context" string'),
-        (_start_outside, "article 0 ('Velmora'), paragraph 0, question 0 (id 'q-founded'), answer 0",
-         "answer_start 500 with an answer of 4 characters is outside the context (143 characters)"),
-        (_text_elsewhere, "question 0 (id 'q-founded'), answer 0",
-         "the context at answer_start 61 reads ' 121', not the answer text '1214'"),
+        (
+            _start_outside,
+            "article 0 ('Velmora'), paragraph 0, question 0 (id 'q-founded'), answer 0",
+            "answer_start 500 with an answer of 4 characters is outside the context (143 characters)",
+        ),
+        (
+            _text_elsewhere,
+            "question 0 (id 'q-founded'), answer 0",
+            "the context at answer_start 61 reads ' 121', not the answer text '1214'",
+        ),
         (_no_answers, "question 0 (id 'q-founded')", 'expected a non-empty "answers" list'),
         (_unanswerable, "question 0 (id 'q-founded')", "an unanswerable (SQuAD 2.0) question"),
         (_start_not_a_number, "answer 0", 'expected an integer "answer_start"'),

@@ -1,4 +1,5 @@
 """What the SRL readers share (data_readers/srl_frames.py): instances in allennlp-models' `srl` layout."""
+
 from data_readers.universal_propbank import UniversalPropBankSrlReader
 
 

@@ -35,7 +35,15 @@ def test_phrases_and_the_minimum_length_are_counted_in_the_log(tiny_sst, caplog)
 
 def test_coarser_granularities_merge_labels_and_leave_out_neutral(tiny_sst, caplog):
     assert [i["label"].label for i in read(tiny_sst, granularity="3-class")] == [
-        "positive", "negative", "negative", "positive", "neutral", "positive", "negative", "positive"]
+        "positive",
+        "negative",
+        "negative",
+        "positive",
+        "neutral",
+        "positive",
+        "negative",
+        "positive",
+    ]
     with caplog.at_level(logging.INFO, logger="data_readers.sst"):
         binary = read(tiny_sst, granularity="2-class")
     assert len(binary) == 7 and "1 neutral trees (no 2-class label)" in caplog.text
@@ -43,13 +51,16 @@ def test_coarser_granularities_merge_labels_and_leave_out_neutral(tiny_sst, capl
     assert class_names("2-class") == ["negative", "positive"]
 
 
-@pytest.mark.parametrize("line, message", [
-    ("(3 (2 a) (3 film)", "line 2: expected one PTB tree such as (3 (2 a) (3 film)): Tree.read(): expected ')'"),
-    ("(3 (2 a)) (3 film)", "line 2: expected one PTB tree"),
-    ("(7 (2 a) (3 film))", "line 2: node label '7' is not a sentiment 0-4"),
-    ("(3 (2 a) film)", "line 2: word 'film' has no sentiment node of its own: expected e.g. (2 film)"),
-    ("(3 (2 a) (3 ))", "line 2: node (3) has no words"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("(3 (2 a) (3 film)", "line 2: expected one PTB tree such as (3 (2 a) (3 film)): Tree.read(): expected ')'"),
+        ("(3 (2 a)) (3 film)", "line 2: expected one PTB tree"),
+        ("(7 (2 a) (3 film))", "line 2: node label '7' is not a sentiment 0-4"),
+        ("(3 (2 a) film)", "line 2: word 'film' has no sentiment node of its own: expected e.g. (2 film)"),
+        ("(3 (2 a) (3 ))", "line 2: node (3) has no words"),
+    ],
+)
 def test_malformed_trees_stop_with_the_line_and_what_was_expected(tmp_path, line, message):
     path = tmp_path / "trees.txt"
     path.write_text("(2 (2 fine) (2 .))\n" + line + "\n", encoding="utf-8")
@@ -74,7 +85,9 @@ def test_a_tokenizer_or_a_minimum_below_one_is_refused():
 
 def test_a_node_may_hold_a_token_with_a_space_as_the_treebank_does(tmp_path):
     path = tmp_path / "trees.txt"
-    path.write_text("(2 (2 (2 like) (2 8 1\\/2)) (2 \\*))\n", encoding="utf-8")  # the title "8 1/2" is one token, with a space
+    path.write_text(
+        "(2 (2 (2 like) (2 8 1\\/2)) (2 \\*))\n", encoding="utf-8"
+    )  # the title "8 1/2" is one token, with a space
     [instance] = read(path)
     assert [token.text for token in instance["tokens"]] == ["like", "8", "1/2", "*"]
 

@@ -14,17 +14,28 @@ def _sentences(reader, path):
 
 def test_keeps_a_seeded_fraction_in_order_and_smaller_parts_nest(tiny_conll):
     every = _sentences(Conll2003NerReader(coding_scheme="BIOUL"), tiny_conll)
-    half = _sentences(DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.5})), tiny_conll)
-    fifth = _sentences(DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.2})), tiny_conll)
+    half = _sentences(
+        DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.5})),
+        tiny_conll,
+    )
+    fifth = _sentences(
+        DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.2})),
+        tiny_conll,
+    )
     assert len(every) == 10 and len(half) == 5 and len(fifth) == 2
     assert set(fifth) <= set(half) <= set(every)
     assert half == [sentence for sentence in every if sentence in half]  # original order
-    again = _sentences(DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.5})), tiny_conll)
+    again = _sentences(
+        DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 0.5})),
+        tiny_conll,
+    )
     assert again == half
 
 
 def test_limit_caps_the_count_and_bad_values_are_refused(tiny_conll):
-    reader = DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 1.0, "limit": 3}))
+    reader = DatasetReader.from_params(
+        Params({"type": "training_subset", "reader": dict(BASE), "fraction": 1.0, "limit": 3})
+    )
     assert len(list(reader.read(tiny_conll))) == 3
     with pytest.raises(ConfigurationError, match="fraction must be in"):
         DatasetReader.from_params(Params({"type": "training_subset", "reader": dict(BASE), "fraction": 1.5}))

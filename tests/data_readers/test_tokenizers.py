@@ -4,7 +4,19 @@ from data_readers.tokenizers import BlankSpacyTokenizer
 def test_tokens_keep_character_offsets():
     text = "Alan Turing worked at Bletchley Park, didn't he?"
     tokens = BlankSpacyTokenizer().tokenize(text)
-    assert [t.text for t in tokens] == ["Alan", "Turing", "worked", "at", "Bletchley", "Park", ",", "did", "n't", "he", "?"]
+    assert [t.text for t in tokens] == [
+        "Alan",
+        "Turing",
+        "worked",
+        "at",
+        "Bletchley",
+        "Park",
+        ",",
+        "did",
+        "n't",
+        "he",
+        "?",
+    ]
     assert all(text[t.idx : t.idx_end] == t.text for t in tokens)
 
 

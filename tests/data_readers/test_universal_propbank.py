@@ -1,4 +1,5 @@
 """The Universal PropBank reader: dependency heads grown to argument spans, and what it refuses."""
+
 import logging
 
 import pytest
@@ -39,18 +40,33 @@ def _conllu_line(word, form, head, pred="_", *arguments):
     "lines, line_number, expected",
     [
         (["1\tAda\tada\tPROPN\t_\t_\t2\tnsubj\t_\t_"], 1, "expected at least 11 tab-separated columns"),
-        ([_conllu_line(1, "Ada", 2, "_", "ARG0"), _conllu_line(2, "ran", 0, "run.01")], 2,
-         "expected 12 tab-separated columns (the 10 of CoNLL-U, PRED, and one argument column for each of the "
-         "sentence's 1 predicates, those whose PRED is not '_'), found 11"),
-        ([_conllu_line(1, "Ada", 2, "_", "ARG0", "_"), _conllu_line(2, "ran", 0, "run.01", "V", "_")], 1,
-         "expected 12 tab-separated columns"),
-        ([_conllu_line(1, "Ada", 3, "_", "ARG0"), _conllu_line(2, "ran", 0, "run.01", "V")], 1,
-         "HEAD '3': expected a word ID of this sentence, or 0 for the root"),
-        ([_conllu_line(1, "Ada", 2, "_", "ARG0"), _conllu_line(2, "ran", 1, "run.01", "V")], 1,
-         "expected a dependency tree: the heads form a cycle"),
+        (
+            [_conllu_line(1, "Ada", 2, "_", "ARG0"), _conllu_line(2, "ran", 0, "run.01")],
+            2,
+            "expected 12 tab-separated columns (the 10 of CoNLL-U, PRED, and one argument column for each of the "
+            "sentence's 1 predicates, those whose PRED is not '_'), found 11",
+        ),
+        (
+            [_conllu_line(1, "Ada", 2, "_", "ARG0", "_"), _conllu_line(2, "ran", 0, "run.01", "V", "_")],
+            1,
+            "expected 12 tab-separated columns",
+        ),
+        (
+            [_conllu_line(1, "Ada", 3, "_", "ARG0"), _conllu_line(2, "ran", 0, "run.01", "V")],
+            1,
+            "HEAD '3': expected a word ID of this sentence, or 0 for the root",
+        ),
+        (
+            [_conllu_line(1, "Ada", 2, "_", "ARG0"), _conllu_line(2, "ran", 1, "run.01", "V")],
+            1,
+            "expected a dependency tree: the heads form a cycle",
+        ),
         ([_conllu_line(1, "Ada", 2, "_", "ARG0"), _conllu_line(3, "ran", 0, "run.01", "V")], 2, "expected word ID 2"),
-        ([_conllu_line(1, "Ada", 2, "_", ""), _conllu_line(2, "ran", 0, "run.01", "V")], 1,
-         "argument column 1 (column 12) is empty: expected a label or '_'"),
+        (
+            [_conllu_line(1, "Ada", 2, "_", ""), _conllu_line(2, "ran", 0, "run.01", "V")],
+            1,
+            "argument column 1 (column 12) is empty: expected a label or '_'",
+        ),
     ],
 )
 def test_bad_conllu_lines_name_file_line_and_expectation(tmp_path, lines, line_number, expected):

@@ -1,4 +1,5 @@
 """The README: its status table is the committed report's, its links lead somewhere, its layout is complete."""
+
 import fnmatch
 import re
 

@@ -1,4 +1,5 @@
 """Where the tests find the repository, the shared data and the `allennlp` command, and how they run it."""
+
 import argparse
 import os
 import subprocess
@@ -14,7 +15,10 @@ ALLENNLP = str(Path(sys.executable).parent / "allennlp")
 
 
 def allennlp(*arguments: str, environment, check: bool = True, timeout: int = 900, cwd: Path = ROOT):
-    """`allennlp ARGUMENTS` as a user runs it, from the repository root by default; with `check`, a failure fails the test."""
+    """
+    `allennlp ARGUMENTS` as a user runs it, from the repository root by default; with `check`, a
+    failure fails the test.
+    """
     result = subprocess.run(
         [ALLENNLP, *arguments], cwd=cwd, env=environment, capture_output=True, text=True, timeout=timeout
     )

@@ -6,6 +6,7 @@ head word) and as the spans we expect (what CoNLL-2012 brackets). The CoNLL-U fi
 the heads, the CoNLL-2012 file from the spans, so reading the first must give the second: the
 head-to-span rule checked on hand-built trees, and the two readers checked against each other.
 """
+
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Tuple
 
@@ -25,50 +26,114 @@ class Sentence(NamedTuple):
 SENTENCES = [
     # A plain clause: each argument is its head's whole subtree.
     Sentence(
-        [("Ada", "PROPN", 2, "nsubj"), ("repaired", "VERB", 0, "root"), ("the", "DET", 5, "det"),
-         ("old", "ADJ", 5, "amod"), ("bridge", "NOUN", 2, "obj"), ("on", "ADP", 7, "case"),
-         ("Monday", "PROPN", 2, "obl"), (".", "PUNCT", 2, "punct")],
-        [Frame(2, "repair.01", {1: "ARG0", 2: "V", 5: "ARG1", 7: "ARGM-TMP"},
-               [(1, 1, "ARG0"), (2, 2, "V"), (3, 5, "ARG1"), (6, 7, "ARGM-TMP")])],
+        [
+            ("Ada", "PROPN", 2, "nsubj"),
+            ("repaired", "VERB", 0, "root"),
+            ("the", "DET", 5, "det"),
+            ("old", "ADJ", 5, "amod"),
+            ("bridge", "NOUN", 2, "obj"),
+            ("on", "ADP", 7, "case"),
+            ("Monday", "PROPN", 2, "obl"),
+            (".", "PUNCT", 2, "punct"),
+        ],
+        [
+            Frame(
+                2,
+                "repair.01",
+                {1: "ARG0", 2: "V", 5: "ARG1", 7: "ARGM-TMP"},
+                [(1, 1, "ARG0"), (2, 2, "V"), (3, 5, "ARG1"), (6, 7, "ARGM-TMP")],
+            )
+        ],
     ),
     # A relative clause: for "built", the antecedent's subtree holds the predicate, cut away.
     Sentence(
-        [("The", "DET", 2, "det"), ("pilot", "NOUN", 7, "nsubj"), ("who", "PRON", 4, "nsubj"),
-         ("built", "VERB", 2, "acl:relcl"), ("the", "DET", 6, "det"), ("boat", "NOUN", 4, "obj"),
-         ("sold", "VERB", 0, "root"), ("it", "PRON", 7, "obj"), (".", "PUNCT", 7, "punct")],
-        [Frame(4, "build.01", {2: "ARG0", 3: "R-ARG0", 4: "V", 6: "ARG1"},
-               [(1, 2, "ARG0"), (3, 3, "R-ARG0"), (4, 4, "V"), (5, 6, "ARG1")]),
-         Frame(7, "sell.01", {2: "ARG0", 7: "V", 8: "ARG1"},
-               [(1, 6, "ARG0"), (7, 7, "V"), (8, 8, "ARG1")])],
+        [
+            ("The", "DET", 2, "det"),
+            ("pilot", "NOUN", 7, "nsubj"),
+            ("who", "PRON", 4, "nsubj"),
+            ("built", "VERB", 2, "acl:relcl"),
+            ("the", "DET", 6, "det"),
+            ("boat", "NOUN", 4, "obj"),
+            ("sold", "VERB", 0, "root"),
+            ("it", "PRON", 7, "obj"),
+            (".", "PUNCT", 7, "punct"),
+        ],
+        [
+            Frame(
+                4,
+                "build.01",
+                {2: "ARG0", 3: "R-ARG0", 4: "V", 6: "ARG1"},
+                [(1, 2, "ARG0"), (3, 3, "R-ARG0"), (4, 4, "V"), (5, 6, "ARG1")],
+            ),
+            Frame(7, "sell.01", {2: "ARG0", 7: "V", 8: "ARG1"}, [(1, 6, "ARG0"), (7, 7, "V"), (8, 8, "ARG1")]),
+        ],
     ),
     # A copula: ARG2 heads the clause; what is left of its subtree is edge punctuation, trimmed.
     Sentence(
-        [("Later", "ADV", 6, "advmod"), (",", "PUNCT", 6, "punct"), ("the", "DET", 4, "det"),
-         ("nurse", "NOUN", 6, "nsubj"), ("was", "AUX", 6, "cop"), ("calm", "ADJ", 0, "root"),
-         (".", "PUNCT", 6, "punct")],
-        [Frame(5, "be.01", {1: "ARGM-TMP", 4: "ARG1", 5: "V", 6: "ARG2"},
-               [(1, 1, "ARGM-TMP"), (3, 4, "ARG1"), (5, 5, "V"), (6, 6, "ARG2")])],
+        [
+            ("Later", "ADV", 6, "advmod"),
+            (",", "PUNCT", 6, "punct"),
+            ("the", "DET", 4, "det"),
+            ("nurse", "NOUN", 6, "nsubj"),
+            ("was", "AUX", 6, "cop"),
+            ("calm", "ADJ", 0, "root"),
+            (".", "PUNCT", 6, "punct"),
+        ],
+        [
+            Frame(
+                5,
+                "be.01",
+                {1: "ARGM-TMP", 4: "ARG1", 5: "V", 6: "ARG2"},
+                [(1, 1, "ARGM-TMP"), (3, 4, "ARG1"), (5, 5, "V"), (6, 6, "ARG2")],
+            )
+        ],
     ),
     # A phrasal verb: the particle is a one-word C-V.
     Sentence(
-        [("Ben", "PROPN", 2, "nsubj"), ("picked", "VERB", 0, "root"), ("up", "ADP", 2, "compound:prt"),
-         ("the", "DET", 5, "det"), ("parcel", "NOUN", 2, "obj"), (".", "PUNCT", 2, "punct")],
-        [Frame(2, "pick_up.01", {1: "ARG0", 2: "V", 3: "C-V", 5: "ARG1"},
-               [(1, 1, "ARG0"), (2, 2, "V"), (3, 3, "C-V"), (4, 5, "ARG1")])],
+        [
+            ("Ben", "PROPN", 2, "nsubj"),
+            ("picked", "VERB", 0, "root"),
+            ("up", "ADP", 2, "compound:prt"),
+            ("the", "DET", 5, "det"),
+            ("parcel", "NOUN", 2, "obj"),
+            (".", "PUNCT", 2, "punct"),
+        ],
+        [
+            Frame(
+                2,
+                "pick_up.01",
+                {1: "ARG0", 2: "V", 3: "C-V", 5: "ARG1"},
+                [(1, 1, "ARG0"), (2, 2, "V"), (3, 3, "C-V"), (4, 5, "ARG1")],
+            )
+        ],
     ),
     # A prenominal participle: cut away, it leaves "The" apart from "fence"; the run around the head wins.
     Sentence(
-        [("The", "DET", 4, "det"), ("newly", "ADV", 3, "advmod"), ("painted", "VERB", 4, "amod"),
-         ("fence", "NOUN", 5, "nsubj"), ("fell", "VERB", 0, "root"), (".", "PUNCT", 5, "punct")],
-        [Frame(3, "paint.01", {2: "ARGM-TMP", 3: "V", 4: "ARG1"}, [(2, 2, "ARGM-TMP"), (3, 3, "V"), (4, 4, "ARG1")]),
-         Frame(5, "fall.01", {4: "ARG1", 5: "V"}, [(1, 4, "ARG1"), (5, 5, "V")])],
+        [
+            ("The", "DET", 4, "det"),
+            ("newly", "ADV", 3, "advmod"),
+            ("painted", "VERB", 4, "amod"),
+            ("fence", "NOUN", 5, "nsubj"),
+            ("fell", "VERB", 0, "root"),
+            (".", "PUNCT", 5, "punct"),
+        ],
+        [
+            Frame(3, "paint.01", {2: "ARGM-TMP", 3: "V", 4: "ARG1"}, [(2, 2, "ARGM-TMP"), (3, 3, "V"), (4, 4, "ARG1")]),
+            Frame(5, "fall.01", {4: "ARG1", 5: "V"}, [(1, 4, "ARG1"), (5, 5, "V")]),
+        ],
     ),
     # No predicate.
-    Sentence([("What", "PRON", 3, "det"), ("a", "DET", 3, "det"), ("day", "NOUN", 0, "root"), ("!", "PUNCT", 3, "punct")], []),
+    Sentence(
+        [("What", "PRON", 3, "det"), ("a", "DET", 3, "det"), ("day", "NOUN", 0, "root"), ("!", "PUNCT", 3, "punct")], []
+    ),
 ]
 
 # Left unannotated by Universal PropBank (the reader skips it), and an empty node (skipped too).
-UNANNOTATED = "# propbank = no-up\n# text = Great shop\n1\tGreat\tgreat\tADJ\t_\t_\t2\tamod\t_\t_=\t\t\n2\tshop\tshop\tNOUN\t_\t_\t0\troot\t_\t_=\t\t\n\n"
+UNANNOTATED = (
+    "# propbank = no-up\n# text = Great shop\n"
+    "1\tGreat\tgreat\tADJ\t_\t_\t2\tamod\t_\t_=\t\t\n"
+    "2\tshop\tshop\tNOUN\t_\t_\t0\troot\t_\t_=\t\t\n\n"
+)
 EMPTY_NODE = "1.1\thas\thave\tVERB\t_\t_\t_\t_\t0:root\tCopyOf=-1\t\t\n"
 
 
@@ -95,8 +160,24 @@ def conllu_text() -> str:
         predicates = {frame.predicate: frame.sense for frame in sentence.frames}
         for word, (form, upos, head, relation) in enumerate(sentence.words, start=1):
             arguments = [frame.heads.get(word, "_") for frame in sentence.frames] or [""]
-            lines.append("\t".join([str(word), form, form.lower(), upos, "_", "_", str(head), relation, "_", "_",
-                                    predicates.get(word, "_"), *arguments]))
+            lines.append(
+                "\t".join(
+                    [
+                        str(word),
+                        form,
+                        form.lower(),
+                        upos,
+                        "_",
+                        "_",
+                        str(head),
+                        relation,
+                        "_",
+                        "_",
+                        predicates.get(word, "_"),
+                        *arguments,
+                    ]
+                )
+            )
             if number == 1 and word == 1:
                 lines.append(EMPTY_NODE.rstrip("\n"))
         blocks.append("\n".join(lines) + "\n\n")
@@ -114,8 +195,11 @@ def conll2012_text() -> str:
             parse = ("(TOP*" if word == 1 else "*") + (")" if word == length else "")
             lemma, frameset = predicates.get(word, ("-", "-"))
             cells = [_bracket(frame.spans, word) for frame in sentence.frames] or ["*"]
-            lines.append(" ".join(["fixture/srl", "0", str(word - 1), form, "NN", parse, lemma, frameset, "-",
-                                   "-", "*", *cells, "-"]))
+            lines.append(
+                " ".join(
+                    ["fixture/srl", "0", str(word - 1), form, "NN", parse, lemma, frameset, "-", "-", "*", *cells, "-"]
+                )
+            )
         lines.append("")
     lines.append("#end document")
     return "\n".join(lines) + "\n"

@@ -1,4 +1,5 @@
 """Tiny SST and SNLI data written for the tests, and the ELMo and readers their small models take."""
+
 import json
 
 from allennlp.common import Params
@@ -43,12 +44,22 @@ def snli_lines(pairs, labelled: bool = True) -> str:
 
 def elmo_params(tiny_elmo, mixes: int) -> dict:
     """A small model's `PaperElmo` over the tiny biLM, with `mixes` scalar mixes and no cache."""
-    return {"options_file": str(tiny_elmo[0]), "weight_file": str(tiny_elmo[1]), "dropout": 0.0,
-            "num_output_representations": mixes, "cache_directory": None}
+    return {
+        "options_file": str(tiny_elmo[0]),
+        "weight_file": str(tiny_elmo[1]),
+        "dropout": 0.0,
+        "num_output_representations": mixes,
+        "cache_directory": None,
+    }
 
 
 def reader_with_elmo(reader_type: str) -> DatasetReader:
     """The dataset reader `reader_type` with a word indexer and the ELMo character indexer."""
-    return DatasetReader.from_params(Params({
-        "type": reader_type, "token_indexers": {"tokens": {"type": "single_id"}, "elmo": {"type": "elmo_characters"}},
-    }))
+    return DatasetReader.from_params(
+        Params(
+            {
+                "type": reader_type,
+                "token_indexers": {"tokens": {"type": "single_id"}, "elmo": {"type": "elmo_characters"}},
+            }
+        )
+    )

@@ -11,6 +11,7 @@ the environment variable `KILL_AT` names, the N-th time it is reached:
 
 Unset, it does nothing. Used by tests/reliability/test_fault_injection.py only.
 """
+
 import io
 import os
 import signal

@@ -3,6 +3,7 @@ Files the suite did not write, taken apart: model archives that reach outside th
 activation caches, byte order marks, empty and truncated inputs. Each case is a row of the table in
 docs/reliability.md.
 """
+
 import io
 import json
 import logging
@@ -27,6 +28,7 @@ SENTENCES = [["The", "cat", "sat", "."], ["Hello"], ["A", "longer", "sentence", 
 
 # --- model archives -------------------------------------------------------------------------------
 
+
 def _archive(path: Path, members) -> Path:
     """A gzipped tar file with `members`: (TarInfo, bytes or None)."""
     with tarfile.open(path, "w:gz") as archive:
@@ -47,19 +49,24 @@ def _link(name: str, target: str, kind) -> tuple:
     return info, None
 
 
-@pytest.mark.parametrize("member, problem", [
-    (lambda outside: _file("../" * 12 + str(outside).lstrip("/")), "climbs out"),
-    (lambda outside: _file(str(outside)), "absolute path"),
-    (lambda outside: _link("config.json", str(outside), tarfile.SYMTYPE), "symbolic link"),
-    (lambda outside: _link("weights.th", str(outside), tarfile.LNKTYPE), "hard link"),
-])
+@pytest.mark.parametrize(
+    "member, problem",
+    [
+        (lambda outside: _file("../" * 12 + str(outside).lstrip("/")), "climbs out"),
+        (lambda outside: _file(str(outside)), "absolute path"),
+        (lambda outside: _link("config.json", str(outside), tarfile.SYMTYPE), "symbolic link"),
+        (lambda outside: _link("weights.th", str(outside), tarfile.LNKTYPE), "hard link"),
+    ],
+)
 def test_an_archive_reaching_outside_its_folder_is_refused_and_changes_nothing(tmp_path, member, problem):
     outside = tmp_path / "outside" / "victim.txt"
     outside.parent.mkdir()
     outside.write_text("untouched")
     outside.chmod(0o600)
     archive = _archive(tmp_path / "model.tar.gz", [_file("config.json", b"{}"), member(outside)])
-    with pytest.raises(ConfigurationError, match=rf"{archive}: refusing to open this model archive: member .*{problem}"):
+    with pytest.raises(
+        ConfigurationError, match=rf"{archive}: refusing to open this model archive: member .*{problem}"
+    ):
         load_archive(str(archive))
     assert outside.read_text() == "untouched" and (outside.stat().st_mode & 0o777) == 0o600
     assert sorted(path.name for path in outside.parent.iterdir()) == ["victim.txt"]
@@ -74,6 +81,7 @@ def test_a_truncated_archive_is_named(tmp_path):
 
 
 # --- the activation cache ---------------------------------------------------------------------------
+
 
 def _cached_layers(tiny_elmo, directory):
     bilm = FrozenBilm(str(tiny_elmo[0]), str(tiny_elmo[1]), cache_directory=str(directory), cache_dtype="float32")
@@ -124,10 +132,13 @@ def test_an_append_cut_short_does_not_shift_later_entries(tmp_path, tiny_elmo):
         torch.testing.assert_close(got, want, atol=0, rtol=0)
 
 
-@pytest.mark.parametrize("damaged_file, message", [
-    ("index.sqlite", "its index, index.sqlite, cannot be read"),
-    ("metadata.json", "metadata.json is not the JSON this suite writes"),
-])
+@pytest.mark.parametrize(
+    "damaged_file, message",
+    [
+        ("index.sqlite", "its index, index.sqlite, cannot be read"),
+        ("metadata.json", "metadata.json is not the JSON this suite writes"),
+    ],
+)
 def test_a_damaged_cache_index_stops_naming_the_folder_to_delete(tmp_path, tiny_elmo, damaged_file, message):
     bilm, _ = _cached_layers(tiny_elmo, tmp_path)
     for leftover in bilm.cache.path.glob("index.sqlite-*"):  # SQLite's write-ahead log
@@ -143,6 +154,7 @@ def test_caches_of_the_earlier_format_are_not_opened(tmp_path, tiny_elmo):
 
 
 # --- encodings and empty files ---------------------------------------------------------------------
+
 
 def test_a_byte_order_mark_is_not_part_of_the_first_line(tmp_path):
     path = tmp_path / "windows.txt"
@@ -160,8 +172,25 @@ def test_conll2003_with_a_byte_order_mark_reads_as_without(tmp_path, tiny_conll)
 
 
 def test_squad_json_with_a_byte_order_mark_reads(tmp_path):
-    data = {"data": [{"title": "t", "paragraphs": [{"context": "Ada wrote notes.", "qas": [
-        {"id": "q1", "question": "Who wrote notes?", "answers": [{"text": "Ada", "answer_start": 0}]}]}]}]}
+    data = {
+        "data": [
+            {
+                "title": "t",
+                "paragraphs": [
+                    {
+                        "context": "Ada wrote notes.",
+                        "qas": [
+                            {
+                                "id": "q1",
+                                "question": "Who wrote notes?",
+                                "answers": [{"text": "Ada", "answer_start": 0}],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ]
+    }
     path = tmp_path / "squad.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(data).encode("utf-8"))
     assert len(list(SquadV1Reader().read(str(path)))) == 1
@@ -171,7 +200,10 @@ def test_squad_json_with_a_byte_order_mark_reads(tmp_path):
 def test_a_data_file_with_no_instance_stops_naming_it(tmp_path, content):
     path = tmp_path / "eng.train"
     path.write_bytes(content)
-    with pytest.raises(ConfigurationError, match=rf"{path}: no instances: the file is empty, or holds nothing the Conll2003NerReader reader takes"):
+    with pytest.raises(
+        ConfigurationError,
+        match=rf"{path}: no instances: the file is empty, or holds nothing the Conll2003NerReader reader takes",
+    ):
         list(Conll2003NerReader().read(str(path)))
 
 
@@ -183,6 +215,7 @@ def test_text_that_is_not_utf8_names_the_line(tmp_path, tiny_conll):
 
 
 # --- biLM weight files ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("how", ["truncated", "emptied", "random bytes"])
 def test_a_damaged_weight_file_is_named_with_its_variable(tmp_path, tiny_elmo, how):

@@ -4,6 +4,7 @@ written (tests/reliability/faults.py), then resumed with `--recover`; and traine
 damaged on disk. A run must finish with the metrics an unhurt run has and leave its cache intact,
 and no run may train on damaged activations.
 """
+
 import json
 import os
 import sqlite3
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import numpy
 import pytest
+
 from tests.helpers.repository import ALLENNLP, ROOT
 
 OVERRIDES = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batch_size": 4})
@@ -20,9 +22,23 @@ OVERRIDES = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batc
 
 def train(run_dir: Path, environment, *extra, kill_at: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [ALLENNLP, "train", "configs/ner_elmo.jsonnet", "-s", str(run_dir), "-o", OVERRIDES,
-         "--include-package", "tests.reliability.faults", *extra],
-        cwd=ROOT, env={**environment, "KILL_AT": kill_at}, capture_output=True, text=True, timeout=600,
+        [
+            ALLENNLP,
+            "train",
+            "configs/ner_elmo.jsonnet",
+            "-s",
+            str(run_dir),
+            "-o",
+            OVERRIDES,
+            "--include-package",
+            "tests.reliability.faults",
+            *extra,
+        ],
+        cwd=ROOT,
+        env={**environment, "KILL_AT": kill_at},
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 
@@ -35,9 +51,14 @@ def environment(ner_environment, tmp_path):
 def unhurt_metrics(tmp_path_factory, tiny_conll, tiny_elmo):
     """The metrics of the same run, never interrupted."""
     directory = tmp_path_factory.mktemp("unhurt")
-    environment = {**os.environ, "ELMO_CACHE_DIR": str(directory / "cache"), "NER_WORD_VECTORS": "",
-                   "ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
-                   **{name: str(tiny_conll) for name in ("NER_TRAIN_DATA", "NER_DEV_DATA", "NER_TEST_DATA")}}
+    environment = {
+        **os.environ,
+        "ELMO_CACHE_DIR": str(directory / "cache"),
+        "NER_WORD_VECTORS": "",
+        "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
+        "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+        **{name: str(tiny_conll) for name in ("NER_TRAIN_DATA", "NER_DEV_DATA", "NER_TEST_DATA")},
+    }
     result = train(directory / "run", environment)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads((directory / "run" / "metrics.json").read_text())
@@ -82,7 +103,10 @@ def test_a_run_over_a_damaged_cache_trains_on_what_the_biLM_computes(environment
 
     second = train(tmp_path / "reads", environment)
     assert second.returncode == 0, second.stderr[-3000:]
-    assert "stored sentences damaged (checksum mismatch or past the end of activations.bin): computing them again" in second.stdout + second.stderr
+    assert (
+        "stored sentences damaged (checksum mismatch or past the end of activations.bin): computing them again"
+        in second.stdout + second.stderr
+    )
     metrics = json.loads((tmp_path / "reads" / "metrics.json").read_text())
     for key in ("best_validation_f1-measure-overall", "test_f1-measure-overall"):
         assert metrics[key] == pytest.approx(unhurt_metrics[key], abs=1e-6), key

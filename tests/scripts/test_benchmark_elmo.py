@@ -1,4 +1,5 @@
 """The arithmetic of scripts/benchmark_elmo.py and the attribution of scripts/profile_elmo.py, on a tiny biLM."""
+
 import json
 
 import pytest
@@ -8,7 +9,12 @@ from benchmark_elmo import build, extrapolate, write_random_original_bilm
 from profile_elmo import PARTS, profile
 from tasks.bilm.weight_file import tiny_options
 
-SENTENCES = [["The", "cat", "sat", "."], ["Dogs", "bark", "at", "night", "in", "Leeds", "."], ["Hello", "!"], ["A", "b"]]
+SENTENCES = [
+    ["The", "cat", "sat", "."],
+    ["Dogs", "bark", "at", "night", "in", "Leeds", "."],
+    ["Hello", "!"],
+    ["A", "b"],
+]
 
 
 def test_the_75_epoch_run_counts_the_biLM_once_with_the_cache():

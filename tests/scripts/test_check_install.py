@@ -1,4 +1,5 @@
 """scripts/check_install.py, which the install script ends with."""
+
 import subprocess
 import sys
 

@@ -1,4 +1,5 @@
 """The suite's import graph as scripts/import_graph.py reads it: no circle, no upward import."""
+
 import import_graph
 
 

@@ -1,19 +1,27 @@
 """scripts/litbank_coref_split.py on a LitBank-shaped folder written here, and on the real one when present."""
+
 from pathlib import Path
 
-import litbank_coref_split
 import pytest
 
+import litbank_coref_split
 from data_readers.conll2012 import read_conll2012
 from tests.helpers.repository import SHARED_DATA
 
 
-
 def document(name: str, word: str) -> str:
     row = "\t".join([name, "0", "{}", "{}", *["_"] * 8, "{}"])
-    return (f"#begin document ({name}); part 0\n" + row.format(0, word, "(0)") + "\n"
-            + row.format(1, "slept", "") + "\n" + row.format(2, "and", "") + "\n" + row.format(3, "she", "(0)")
-            + "\n\n#end document")  # no final newline: the script must not glue documents together
+    return (
+        f"#begin document ({name}); part 0\n"
+        + row.format(0, word, "(0)")
+        + "\n"
+        + row.format(1, "slept", "")
+        + "\n"
+        + row.format(2, "and", "")
+        + "\n"
+        + row.format(3, "she", "(0)")
+        + "\n\n#end document"
+    )  # no final newline: the script must not glue documents together
 
 
 def fake_litbank(root: Path) -> Path:
@@ -57,8 +65,10 @@ def test_a_document_missing_from_the_corpus_is_named(tmp_path):
         litbank_coref_split.write_split(litbank, 7, tmp_path / "out")
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "litbank" / "litbank_tenfold_splits").is_dir(),
-                    reason=f"no LitBank at {SHARED_DATA}/litbank (set SHARED_DATA_DIR)")
+@pytest.mark.skipif(
+    not (SHARED_DATA / "litbank" / "litbank_tenfold_splits").is_dir(),
+    reason=f"no LitBank at {SHARED_DATA}/litbank (set SHARED_DATA_DIR)",
+)
 def test_litbank_split_0_has_80_10_and_10_documents(tmp_path):
     outputs = litbank_coref_split.write_split(SHARED_DATA / "litbank", 0, tmp_path)
     counts = {part: len(list(read_conll2012(path))) for part, path in outputs.items()}

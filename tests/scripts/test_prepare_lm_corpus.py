@@ -1,4 +1,5 @@
 """`scripts/prepare_lm_corpus.py` on three tiny hard-wrapped novels invented for these tests."""
+
 import json
 import math
 import re
@@ -6,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import prepare_lm_corpus
 import pytest
+
+import prepare_lm_corpus
 
 SCRIPT = Path(prepare_lm_corpus.__file__)
 
@@ -63,8 +65,17 @@ def novels(tmp_path) -> Path:
 
 def run(novels: Path, output_dir: Path, *extra: str) -> dict:
     return prepare_lm_corpus.main(
-        ["--novels", str(novels), "--output-dir", str(output_dir), "--skip-words", str(SKIP_WORDS),
-         "--heldout-percent", str(HELDOUT_PERCENT), *extra]
+        [
+            "--novels",
+            str(novels),
+            "--output-dir",
+            str(output_dir),
+            "--skip-words",
+            str(SKIP_WORDS),
+            "--heldout-percent",
+            str(HELDOUT_PERCENT),
+            *extra,
+        ]
     )
 
 
@@ -84,8 +95,13 @@ def test_sentences_are_tokenised_one_per_line_with_heldout_the_tail_of_each_nove
     train, heldout = expected_splits()
     assert (tmp_path / "out" / "train.txt").read_text(encoding="utf-8") == "".join(line + "\n" for line in train)
     assert (tmp_path / "out" / "heldout.txt").read_text(encoding="utf-8") == "".join(line + "\n" for line in heldout)
-    assert heldout == ["Captain Reed watched the grey sea ; the crew slept .", "A fourth ?", "Five .", "Nobody knew .",
-                       "The end came quickly ."]
+    assert heldout == [
+        "Captain Reed watched the grey sea ; the crew slept .",
+        "A fourth ?",
+        "Five .",
+        "Nobody knew .",
+        "The end came quickly .",
+    ]
 
 
 def test_skipped_opening_is_absent(novels, tmp_path):
@@ -170,22 +186,37 @@ def test_several_sources_are_shuffled_together_and_each_keeps_its_heldout_apart(
         alone = (output / f"heldout_{source}.txt").read_text(encoding="utf-8").splitlines()
         assert alone and set(alone) <= set(heldout)
         assert stats["sources"][source]["heldout"]["sentences"] == len(alone)
-    assert stats["train"]["sentences"] == len(train) == sum(parts["train"]["sentences"] for parts in stats["sources"].values())
+    assert (
+        stats["train"]["sentences"]
+        == len(train)
+        == sum(parts["train"]["sentences"] for parts in stats["sources"].values())
+    )
     assert "Ada Lovelace visited Turin ." in train + heldout  # CoNLL-2003, as tokenised there
     assert "The film is truly brilliant" in train + heldout  # SST's leaves
     assert "A warm film ( mostly funny )" in train + heldout  # PTB brackets unescaped
     snli = [line for line in train + heldout if "riding" in line or "reading" in line or "cooking" in line]
     assert len(snli) == len(set(snli))  # each distinct sentence once
     premises = {premise for _, premise, _ in TINY_SNLI_PAIRS}
-    assert sum(premise in snli for premise in premises) == 2  # the part of dev the suite trains on, not the held-out third
+    assert (
+        sum(premise in snli for premise in premises) == 2
+    )  # the part of dev the suite trains on, not the held-out third
     assert not set(train) & set(heldout) - {"."}
     # Universal PropBank: the sentences SRL selects models on (split_for_selection's held-out part) stay out.
     selection = tmp_path / "selection"
-    subprocess.run([sys.executable, str(SCRIPT.parent / "split_for_selection.py"),
-                    str(task_data / "srl_up_ewt" / "en_ewt-up-dev.conllu"), str(selection)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT.parent / "split_for_selection.py"),
+            str(task_data / "srl_up_ewt" / "en_ewt-up-dev.conllu"),
+            str(selection),
+        ],
+        check=True,
+        capture_output=True,
+    )
     held_for_selection = [
         " ".join(row.split("\t")[1] for row in block.splitlines() if row and not row.startswith("#"))
-        for block in (selection / "heldout_part.conllu").read_text(encoding="utf-8").split("\n\n") if block.strip()
+        for block in (selection / "heldout_part.conllu").read_text(encoding="utf-8").split("\n\n")
+        if block.strip()
     ]
     assert held_for_selection and not set(held_for_selection) & set(train + heldout)
     # A second run writes the same files: the shuffle is seeded.

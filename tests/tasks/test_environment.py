@@ -1,8 +1,8 @@
-import pytest
-from allennlp.common.checks import ConfigurationError
-
 import gzip
 import os
+
+import pytest
+from allennlp.common.checks import ConfigurationError
 
 from tasks.environment import BUNDLED_BILM, BUNDLED_DATA, VARIABLES, apply_defaults, repository_relative
 
@@ -10,7 +10,9 @@ from tasks.environment import BUNDLED_BILM, BUNDLED_DATA, VARIABLES, apply_defau
 def test_unset_variables_get_bundled_files_that_exist():
     environment = {}
     apply_defaults(environment)
-    derived = {f"{name}_{part}" for name in VARIABLES if name.endswith("_WORD_VECTORS") for part in ("DIM", "LOWERCASE")}
+    derived = {
+        f"{name}_{part}" for name in VARIABLES if name.endswith("_WORD_VECTORS") for part in ("DIM", "LOWERCASE")
+    }
     assert set(environment) == set(VARIABLES) | derived
     assert environment["NER_TRAIN_DATA"] == str(BUNDLED_DATA / "ner" / "train.txt")
     assert environment["ELMO_WEIGHT_FILE"] == str(BUNDLED_BILM / "weights.hdf5")
@@ -66,9 +68,11 @@ def test_the_word_vectors_size_and_case_are_read_from_the_file(tmp_path):
 
 @pytest.mark.parametrize(
     "text, message",
-    [("the 0.1 0.2\nof 0.3\n", r"bad.txt, line 2: expected a word and 2 numbers .* found 2 fields"),
-     ("", r"bad.txt: the word vectors file is empty"),
-     ("the\n", r"bad.txt, line 1: expected a word and 0 numbers")],
+    [
+        ("the 0.1 0.2\nof 0.3\n", r"bad.txt, line 2: expected a word and 2 numbers .* found 2 fields"),
+        ("", r"bad.txt: the word vectors file is empty"),
+        ("the\n", r"bad.txt, line 1: expected a word and 0 numbers"),
+    ],
 )
 def test_a_malformed_word_vectors_file_is_refused_with_its_line(tmp_path, text, message):
     path = tmp_path / "bad.txt"
@@ -84,8 +88,13 @@ def test_importing_the_suite_leaves_the_environment_alone_and_its_plugin_gives_t
     environment = {name: value for name, value in os.environ.items() if name not in VARIABLES}
     probe = "import os, {module}; print(os.environ.get('NER_TRAIN_DATA', 'unset'))"
     for module, expected in (("tasks", "unset"), ("tasks.plugin", str(BUNDLED_DATA / "ner" / "train.txt"))):
-        result = subprocess.run([sys.executable, "-c", probe.format(module=module)], env=environment,
-                                capture_output=True, text=True, check=True)
+        result = subprocess.run(
+            [sys.executable, "-c", probe.format(module=module)],
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         assert result.stdout.strip() == expected, module
 
 

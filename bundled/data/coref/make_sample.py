@@ -20,6 +20,7 @@ As in OntoNotes, entities mentioned only once are not annotated (no singleton cl
 names and objects are kept out of ``train`` and appear only in ``dev`` / ``test``. Output is fully
 determined by ``--seed``.
 """
+
 import argparse
 import random
 from pathlib import Path

@@ -44,27 +44,102 @@ DOCSTART = "-DOCSTART- -X- -X- O"
 # ---------------------------------------------------------------------------
 
 FIRST_NAMES = [
-    "Anna", "Tomas", "Elena", "Marcus", "Priya", "Jonas", "Lucia", "Daniel",
-    "Ingrid", "Samuel", "Mira", "Felix", "Rosa", "Viktor", "Amara", "Henrik",
-    "Clara", "Omar", "Sofia", "Pavel", "Nadia", "Lukas", "Helen", "Ravi",
-    "Greta", "Oscar", "Yusuf", "Carmen", "Emil", "Leona",
+    "Anna",
+    "Tomas",
+    "Elena",
+    "Marcus",
+    "Priya",
+    "Jonas",
+    "Lucia",
+    "Daniel",
+    "Ingrid",
+    "Samuel",
+    "Mira",
+    "Felix",
+    "Rosa",
+    "Viktor",
+    "Amara",
+    "Henrik",
+    "Clara",
+    "Omar",
+    "Sofia",
+    "Pavel",
+    "Nadia",
+    "Lukas",
+    "Helen",
+    "Ravi",
+    "Greta",
+    "Oscar",
+    "Yusuf",
+    "Carmen",
+    "Emil",
+    "Leona",
 ]
 
 # Surnames; several also name companies or a city (see COMPANIES, CITIES).
 SURNAMES = [
-    "Hallbrook", "Marrow", "Quenby", "Fennick", "Calloway", "Drayton",
-    "Oakshott", "Pellham", "Strand", "Varga", "Lindqvist", "Okonjo", "Tarrant",
-    "Whitlow", "Serrano", "Kovac", "Haldane", "Ibsworth", "Ferreira",
-    "Nakamura", "Osei", "Brannigan", "Rourke", "Voss", "Castellan",
-    "Marchetti", "Yilmaz", "Dahl", "Abernethy", "Thistlewood", "Prentice",
-    "Moreau", "Okafor", "Hensley", "Kelton", "Ashdown",
+    "Hallbrook",
+    "Marrow",
+    "Quenby",
+    "Fennick",
+    "Calloway",
+    "Drayton",
+    "Oakshott",
+    "Pellham",
+    "Strand",
+    "Varga",
+    "Lindqvist",
+    "Okonjo",
+    "Tarrant",
+    "Whitlow",
+    "Serrano",
+    "Kovac",
+    "Haldane",
+    "Ibsworth",
+    "Ferreira",
+    "Nakamura",
+    "Osei",
+    "Brannigan",
+    "Rourke",
+    "Voss",
+    "Castellan",
+    "Marchetti",
+    "Yilmaz",
+    "Dahl",
+    "Abernethy",
+    "Thistlewood",
+    "Prentice",
+    "Moreau",
+    "Okafor",
+    "Hensley",
+    "Kelton",
+    "Ashdown",
 ]
 
 CITIES = [
-    "Selwick", "Dunmarsh", "Port Aldous", "Elsford", "Mirehaven", "Tollbridge",
-    "Ashcombe", "Vennick", "Brackwater", "Kelton", "Saint Orrin", "New Hallam",
-    "Ravensholt", "Lindquay", "Thornvale", "Wexley", "Fennmoor", "Castelbruno",
-    "Oskarsby", "Gallowmere", "Amberlee", "Korvath", "Sundhaven",
+    "Selwick",
+    "Dunmarsh",
+    "Port Aldous",
+    "Elsford",
+    "Mirehaven",
+    "Tollbridge",
+    "Ashcombe",
+    "Vennick",
+    "Brackwater",
+    "Kelton",
+    "Saint Orrin",
+    "New Hallam",
+    "Ravensholt",
+    "Lindquay",
+    "Thornvale",
+    "Wexley",
+    "Fennmoor",
+    "Castelbruno",
+    "Oskarsby",
+    "Gallowmere",
+    "Amberlee",
+    "Korvath",
+    "Sundhaven",
     "Port Emberly",
 ]
 
@@ -92,22 +167,47 @@ COUNTRIES = [
 
 # Companies; the bare surnames at the end are firms named after their founders.
 COMPANIES = [
-    "Hallbrook Holdings", "Quenby Motors", "Ardent Systems/NNPS",
-    "Larkspur Capital", "Fennick &/CC Sons/NNPS", "Tollbridge Bank",
-    "Calloway Energy Group", "Northstar Shipping Lines/NNPS",
-    "Bank of/IN New Hallam", "Vennick Mutual Insurance Company",
-    "Brightwater Foods/NNPS", "Orion Telecom", "Meridian Airways/NNPS",
-    "Copperleaf", "Halcyon Pharma", "Stonegate Mining", "Bluecrest Media",
-    "Kestrel Aerospace", "Granite Peak Resources/NNPS", "Silvermoor Brewing",
-    "Marrow", "Oakshott", "Drayton", "Pellham", "Whitlow",
+    "Hallbrook Holdings",
+    "Quenby Motors",
+    "Ardent Systems/NNPS",
+    "Larkspur Capital",
+    "Fennick &/CC Sons/NNPS",
+    "Tollbridge Bank",
+    "Calloway Energy Group",
+    "Northstar Shipping Lines/NNPS",
+    "Bank of/IN New Hallam",
+    "Vennick Mutual Insurance Company",
+    "Brightwater Foods/NNPS",
+    "Orion Telecom",
+    "Meridian Airways/NNPS",
+    "Copperleaf",
+    "Halcyon Pharma",
+    "Stonegate Mining",
+    "Bluecrest Media",
+    "Kestrel Aerospace",
+    "Granite Peak Resources/NNPS",
+    "Silvermoor Brewing",
+    "Marrow",
+    "Oakshott",
+    "Drayton",
+    "Pellham",
+    "Whitlow",
 ]
 
 INSTITUTIONS = [
-    "National Assembly", "Supreme Court", "Harbour Authority",
-    "Progressive Union", "Liberty Alliance", "National Statistics Office",
-    "University of/IN Selwick", "Federation of/IN Rail Workers/NNPS",
-    "Veltrian Democratic Party", "Coastal Guard Service",
-    "Ostmark Central Bank", "Northern Trade Council", "Red Heron Society",
+    "National Assembly",
+    "Supreme Court",
+    "Harbour Authority",
+    "Progressive Union",
+    "Liberty Alliance",
+    "National Statistics Office",
+    "University of/IN Selwick",
+    "Federation of/IN Rail Workers/NNPS",
+    "Veltrian Democratic Party",
+    "Coastal Guard Service",
+    "Ostmark Central Bank",
+    "Northern Trade Council",
+    "Red Heron Society",
     "Institute for/IN Ocean Studies/NNPS",
 ]
 
@@ -115,17 +215,29 @@ CLUB_SUFFIXES = ["United", "Rovers/NNPS", "Athletic", "City", "Wanderers/NNPS"]
 
 # Team competitions, individual sporting events and cultural events (all MISC).
 CUPS = [
-    "Northern Cup", "Tri-Nations Trophy", "Continental Champions League",
-    "Coastal League", "Founders Shield", "Harbour Cup",
+    "Northern Cup",
+    "Tri-Nations Trophy",
+    "Continental Champions League",
+    "Coastal League",
+    "Founders Shield",
+    "Harbour Cup",
 ]
 RACES = [
-    "Grand Coastal Cycling Tour", "Ostmark Open", "Autumn Marathon",
-    "Veltrian Grand Prix", "Harbour Regatta", "Winter Classic",
+    "Grand Coastal Cycling Tour",
+    "Ostmark Open",
+    "Autumn Marathon",
+    "Veltrian Grand Prix",
+    "Harbour Regatta",
+    "Winter Classic",
     "Silver Oar Challenge",
 ]
 FESTIVALS = [
-    "Golden Lantern Awards/NNPS", "Lakeside Jazz Festival", "Midsummer Fair",
-    "Spring Book Fair", "Founders Day", "Continental Games/NNPS",
+    "Golden Lantern Awards/NNPS",
+    "Lakeside Jazz Festival",
+    "Midsummer Fair",
+    "Spring Book Fair",
+    "Founders Day",
+    "Continental Games/NNPS",
     "Harvest Lights Festival",
 ]
 
@@ -141,10 +253,21 @@ GAZETTEERS = {
     "festival": FESTIVALS,
 }
 
-DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-        "Sunday"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July",
-          "August", "September", "October", "November", "December"]
+DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 TENNIS_SETS = ["6-4", "7-5", "6-3", "7-6", "6-2", "6-1", "4-6", "3-6"]
 
 # ---------------------------------------------------------------------------
@@ -162,18 +285,32 @@ TOPICS = {
             "[NP {ORG} shares/NNS ] [VP rise/VBP ] [PP on/IN ] [NP takeover/NN talk/NN ] ./.",
         ],
         "body": [
-            "[NP {ORG} ] [VP said/VBD ] [PP on/IN ] [NP {DAY} ] [NP it/PRP ] [VP would/MD cut/VB ] [NP {BIGNUM} jobs/NNS ] [PP at/IN ] [NP its/PRP$ plant/NN ] [PP in/IN ] [NP {CITY} ] ./.",
-            "[NP Shares/NNS ] [PP in/IN ] [NP {ORG} ] [VP rose/VBD ] [NP {PCT} percent/NN ] [PP to/TO ] [NP {PRICE} ] [PP in/IN ] [NP early/JJ trading/NN ] ./.",
-            "[NP {ORG} ] [VP agreed/VBD to/TO buy/VB ] [NP {NAT} rival/NN {ORG} ] [PP for/IN ] [NP {AMOUNT} dollars/NNS ] ,/, [NP the/DT companies/NNS ] [VP said/VBD ] ./.",
-            "\"/\" [NP We/PRP ] [VP expect/VBP ] [NP demand/NN ] [VP to/TO recover/VB ] [PP by/IN ] [NP the/DT end/NN ] [PP of/IN ] [NP the/DT year/NN ] ,/, \"/\" [VP said/VBD ] [NP {PER} ] ,/, [NP chief/JJ executive/NN ] [PP of/IN ] [NP {ORG} ] ./.",
-            "[NP {ORG} 's/POS ] [NP net/JJ profit/NN ] [VP fell/VBD ] [PP to/TO ] [NP {AMOUNT} dollars/NNS ] [PP in/IN ] [NP the/DT first/JJ half/NN ] [PP from/IN ] [NP {AMOUNT} ] [NP a/DT year/NN ] [ADVP earlier/RBR ] ./.",
-            "[NP Analysts/NNS ] [PP at/IN ] [NP {ORG} ] [PP in/IN ] [NP {CITY} ] [VP said/VBD ] [NP the/DT {COUNTRY} market/NN ] [VP remained/VBD ] [ADJP weak/JJ ] ./.",
-            "[NP {ORG} ] ,/, [VP based/VBN ] [PP in/IN ] [NP {CITY} ] ,/, [VP employs/VBZ ] [NP about/RB {BIGNUM} people/NNS ] [PP in/IN ] [NP {COUNTRY} ] and/CC [NP {COUNTRY} ] ./.",
-            "[NP The/DT proposed/VBN {ORG} {ORG} merger/NN ] [VP was/VBD approved/VBN ] [PP by/IN ] [NP regulators/NNS ] [PP in/IN ] [NP {CITY} ] [PP on/IN ] [NP {DAY} ] ./.",
-            "[NP {PER} ] ,/, [NP a/DT spokeswoman/NN ] [PP for/IN ] [NP {ORG} ] ,/, [VP declined/VBD to/TO comment/VB ] [PP on/IN ] [NP the/DT report/NN ] ./.",
-            "[NP The/DT {NAT} currency/NN ] [VP closed/VBD ] [PP at/IN ] [NP {PRICE} ] [PP against/IN ] [NP the/DT dollar/NN ] [PP in/IN ] [NP {CITY} ] ./.",
-            "[NP {PERL} ] [VP told/VBD ] [NP reporters/NNS ] [NP the/DT deal/NN ] [VP would/MD be/VB completed/VBN ] [PP by/IN ] [NP {MONTH} ] ./.",
-            "[NP {ORG} ] [VP plans/VBZ to/TO open/VB ] [NP {NUM} new/JJ stores/NNS ] [PP in/IN ] [NP {COUNTRY} ] [NP next/JJ year/NN ] ,/, [NP {PERL} ] [VP said/VBD ] ./.",
+            "[NP {ORG} ] [VP said/VBD ] [PP on/IN ] [NP {DAY} ] [NP it/PRP ] [VP would/MD cut/VB ] "
+            "[NP {BIGNUM} jobs/NNS ] [PP at/IN ] [NP its/PRP$ plant/NN ] [PP in/IN ] [NP {CITY} ] ./.",
+            "[NP Shares/NNS ] [PP in/IN ] [NP {ORG} ] [VP rose/VBD ] [NP {PCT} percent/NN ] [PP to/TO ] "
+            "[NP {PRICE} ] [PP in/IN ] [NP early/JJ trading/NN ] ./.",
+            "[NP {ORG} ] [VP agreed/VBD to/TO buy/VB ] [NP {NAT} rival/NN {ORG} ] [PP for/IN ] "
+            "[NP {AMOUNT} dollars/NNS ] ,/, [NP the/DT companies/NNS ] [VP said/VBD ] ./.",
+            '"/" [NP We/PRP ] [VP expect/VBP ] [NP demand/NN ] [VP to/TO recover/VB ] [PP by/IN ] '
+            '[NP the/DT end/NN ] [PP of/IN ] [NP the/DT year/NN ] ,/, "/" [VP said/VBD ] [NP {PER} ] '
+            ",/, [NP chief/JJ executive/NN ] [PP of/IN ] [NP {ORG} ] ./.",
+            "[NP {ORG} 's/POS ] [NP net/JJ profit/NN ] [VP fell/VBD ] [PP to/TO ] [NP {AMOUNT} dollars/NNS ] "
+            "[PP in/IN ] [NP the/DT first/JJ half/NN ] [PP from/IN ] [NP {AMOUNT} ] [NP a/DT year/NN ] "
+            "[ADVP earlier/RBR ] ./.",
+            "[NP Analysts/NNS ] [PP at/IN ] [NP {ORG} ] [PP in/IN ] [NP {CITY} ] [VP said/VBD ] "
+            "[NP the/DT {COUNTRY} market/NN ] [VP remained/VBD ] [ADJP weak/JJ ] ./.",
+            "[NP {ORG} ] ,/, [VP based/VBN ] [PP in/IN ] [NP {CITY} ] ,/, [VP employs/VBZ ] "
+            "[NP about/RB {BIGNUM} people/NNS ] [PP in/IN ] [NP {COUNTRY} ] and/CC [NP {COUNTRY} ] ./.",
+            "[NP The/DT proposed/VBN {ORG} {ORG} merger/NN ] [VP was/VBD approved/VBN ] [PP by/IN ] "
+            "[NP regulators/NNS ] [PP in/IN ] [NP {CITY} ] [PP on/IN ] [NP {DAY} ] ./.",
+            "[NP {PER} ] ,/, [NP a/DT spokeswoman/NN ] [PP for/IN ] [NP {ORG} ] "
+            ",/, [VP declined/VBD to/TO comment/VB ] [PP on/IN ] [NP the/DT report/NN ] ./.",
+            "[NP The/DT {NAT} currency/NN ] [VP closed/VBD ] [PP at/IN ] [NP {PRICE} ] [PP against/IN ] "
+            "[NP the/DT dollar/NN ] [PP in/IN ] [NP {CITY} ] ./.",
+            "[NP {PERL} ] [VP told/VBD ] [NP reporters/NNS ] [NP the/DT deal/NN ] [VP would/MD be/VB completed/VBN ] "
+            "[PP by/IN ] [NP {MONTH} ] ./.",
+            "[NP {ORG} ] [VP plans/VBZ to/TO open/VB ] [NP {NUM} new/JJ stores/NNS ] [PP in/IN ] [NP {COUNTRY} ] "
+            "[NP next/JJ year/NN ] ,/, [NP {PERL} ] [VP said/VBD ] ./.",
         ],
     },
     "politics": {
@@ -182,18 +319,31 @@ TOPICS = {
             "[NP {PERL} ] [VP wins/VBZ ] [NP vote/NN ] [PP in/IN ] [NP {COUNTRY} ]",
         ],
         "body": [
-            "[NP {COUNTRY} ] [VP will/MD hold/VB ] [NP talks/NNS ] [PP with/IN ] [NP {COUNTRY} ] [PP on/IN ] [NP {DAY} ] [PP in/IN ] [NP {CITY} ] ,/, [NP the/DT foreign/JJ ministry/NN ] [VP said/VBD ] ./.",
-            "[NP {NAT} President/NNP {PER} ] [VP arrived/VBD ] [PP in/IN ] [NP {CITY} ] [PP for/IN ] [NP a/DT two-day/JJ visit/NN ] ./.",
-            "[NP Troops/NNS ] [VP were/VBD deployed/VBN ] [PP along/IN ] [NP the/DT {COUNTRY} {COUNTRY} border/NN ] [PP after/IN ] [NP clashes/NNS ] [PP near/IN ] [NP {CITY} ] ./.",
-            "[NP The/DT {INST} ] [VP voted/VBD ] [NP {NUM} ] [PP to/TO ] [NP {NUM} ] [VP to/TO approve/VB ] [NP the/DT budget/NN ] ./.",
-            "[NP {PER} ] [PP of/IN ] [NP the/DT {INST} ] [VP called/VBD ] [PP for/IN ] [NP early/JJ elections/NNS ] ./.",
-            "[NP {NATS} ] [VP will/MD vote/VB ] [PP in/IN ] [NP a/DT referendum/NN ] [PP on/IN ] [NP a/DT new/JJ constitution/NN ] [PP on/IN ] [NP {DAY} ] ./.",
-            "[NP Leaders/NNS ] [PP of/IN ] [NP the/DT {NAT} {NAT} community/NN ] [VP met/VBD ] [NP {PER} ] [PP in/IN ] [NP {CITY} ] ./.",
-            "[NP {PER} ] ,/, [NP who/WP ] [VP has/VBZ led/VBN ] [NP the/DT {INST} ] [PP since/IN ] [NP {YEAR} ] ,/, [VP announced/VBD ] [NP plans/NNS ] [VP to/TO retire/VB ] [PP at/IN ] [NP the/DT end/NN ] [PP of/IN ] [NP the/DT year/NN ] ./.",
-            "[NP Police/NNS ] [PP in/IN ] [NP {CITY} ] [VP arrested/VBD ] [NP {NUM} people/NNS ] [PP after/IN ] [NP a/DT protest/NN ] [PP outside/IN ] [NP the/DT {NAT} embassy/NN ] ./.",
-            "[NP The/DT {INST} ] [VP said/VBD ] [NP {NUM} people/NNS ] [VP were/VBD killed/VBN ] [PP in/IN ] [NP floods/NNS ] [PP in/IN ] [NP northern/JJ {COUNTRY} ] ./.",
-            "[NP {PERL} ] [VP is/VBZ expected/VBN to/TO visit/VB ] [NP {CITY} ] ,/, [NP {CITY} ] and/CC [NP {CITY} ] [PP before/IN ] [VP returning/VBG ] [PP to/TO ] [NP {COUNTRY} ] ./.",
-            "[NP The/DT agreement/NN ] [VP was/VBD signed/VBN ] [PP in/IN ] [NP {LANG} ] and/CC [NP {LANG} ] [PP at/IN ] [NP a/DT ceremony/NN ] [PP in/IN ] [NP {CITY} ] ./.",
+            "[NP {COUNTRY} ] [VP will/MD hold/VB ] [NP talks/NNS ] [PP with/IN ] [NP {COUNTRY} ] [PP on/IN ] "
+            "[NP {DAY} ] [PP in/IN ] [NP {CITY} ] ,/, [NP the/DT foreign/JJ ministry/NN ] [VP said/VBD ] ./.",
+            "[NP {NAT} President/NNP {PER} ] [VP arrived/VBD ] [PP in/IN ] [NP {CITY} ] [PP for/IN ] "
+            "[NP a/DT two-day/JJ visit/NN ] ./.",
+            "[NP Troops/NNS ] [VP were/VBD deployed/VBN ] [PP along/IN ] [NP the/DT {COUNTRY} {COUNTRY} border/NN ] "
+            "[PP after/IN ] [NP clashes/NNS ] [PP near/IN ] [NP {CITY} ] ./.",
+            "[NP The/DT {INST} ] [VP voted/VBD ] [NP {NUM} ] [PP to/TO ] [NP {NUM} ] [VP to/TO approve/VB ] "
+            "[NP the/DT budget/NN ] ./.",
+            "[NP {PER} ] [PP of/IN ] [NP the/DT {INST} ] [VP called/VBD ] [PP for/IN ] [NP early/JJ elections/NNS ] "
+            "./.",
+            "[NP {NATS} ] [VP will/MD vote/VB ] [PP in/IN ] [NP a/DT referendum/NN ] [PP on/IN ] "
+            "[NP a/DT new/JJ constitution/NN ] [PP on/IN ] [NP {DAY} ] ./.",
+            "[NP Leaders/NNS ] [PP of/IN ] [NP the/DT {NAT} {NAT} community/NN ] [VP met/VBD ] [NP {PER} ] "
+            "[PP in/IN ] [NP {CITY} ] ./.",
+            "[NP {PER} ] ,/, [NP who/WP ] [VP has/VBZ led/VBN ] [NP the/DT {INST} ] [PP since/IN ] [NP {YEAR} ] "
+            ",/, [VP announced/VBD ] [NP plans/NNS ] [VP to/TO retire/VB ] [PP at/IN ] [NP the/DT end/NN ] "
+            "[PP of/IN ] [NP the/DT year/NN ] ./.",
+            "[NP Police/NNS ] [PP in/IN ] [NP {CITY} ] [VP arrested/VBD ] [NP {NUM} people/NNS ] [PP after/IN ] "
+            "[NP a/DT protest/NN ] [PP outside/IN ] [NP the/DT {NAT} embassy/NN ] ./.",
+            "[NP The/DT {INST} ] [VP said/VBD ] [NP {NUM} people/NNS ] [VP were/VBD killed/VBN ] [PP in/IN ] "
+            "[NP floods/NNS ] [PP in/IN ] [NP northern/JJ {COUNTRY} ] ./.",
+            "[NP {PERL} ] [VP is/VBZ expected/VBN to/TO visit/VB ] [NP {CITY} ] ,/, [NP {CITY} ] and/CC [NP {CITY} ] "
+            "[PP before/IN ] [VP returning/VBG ] [PP to/TO ] [NP {COUNTRY} ] ./.",
+            "[NP The/DT agreement/NN ] [VP was/VBD signed/VBN ] [PP in/IN ] [NP {LANG} ] and/CC [NP {LANG} ] "
+            "[PP at/IN ] [NP a/DT ceremony/NN ] [PP in/IN ] [NP {CITY} ] ./.",
         ],
     },
     "sport": {
@@ -202,17 +352,25 @@ TOPICS = {
             "[NP TENNIS/NN ] -/: [NP {PERL^} ] [VP REACHES/VBZ ] [NP {RACE^} FINAL/NN ] ./.",
         ],
         "body": [
-            "[NP {CLUB} ] [VP beat/VBD ] [NP {CLUB} ] [NP {SCORE} ] [PP in/IN ] [NP the/DT {CUP} ] [PP on/IN ] [NP {DAY} ] ./.",
-            "[NP {PER} ] [VP scored/VBD ] [NP {GOALS} goals/NNS ] [PP for/IN ] [NP {CLUB} ] [PP against/IN ] [NP {CLUB} ] ./.",
+            "[NP {CLUB} ] [VP beat/VBD ] [NP {CLUB} ] [NP {SCORE} ] [PP in/IN ] [NP the/DT {CUP} ] [PP on/IN ] "
+            "[NP {DAY} ] ./.",
+            "[NP {PER} ] [VP scored/VBD ] [NP {GOALS} goals/NNS ] [PP for/IN ] [NP {CLUB} ] [PP against/IN ] "
+            "[NP {CLUB} ] ./.",
             "[NP {CLUB} {GOALS} ] [NP {CLUB} {GOALS} ]",
             "[NP {PER} ] (/( [NP {COUNTRY} ] )/) [VP beat/VBD ] [NP {PER} ] (/( [NP {COUNTRY} ] )/) [NP {SET} {SET} ]",
-            "[NP {NAT} striker/NN {PER} ] [VP has/VBZ joined/VBN ] [NP {CLUB} ] [PP on/IN ] [NP a/DT three-year/JJ contract/NN ] ./.",
-            "[NP {PERL} ] [VP finished/VBD ] [ADVP third/RB ] [PP in/IN ] [NP the/DT {RACE} ] [PP behind/IN ] [NP {PER} ] [PP of/IN ] [NP {COUNTRY} ] ./.",
-            "[NP {CLUB} ] [VP lead/VBP ] [NP the/DT table/NN ] [PP with/IN ] [NP {NUM} points/NNS ] [PP after/IN ] [NP {DAY} 's/POS ] [NP games/NNS ] ,/, [NP two/CD ] [PP ahead/RB of/IN ] [NP {CLUB} ] ./.",
-            "\"/\" [NP It/PRP ] [VP was/VBD ] [NP a/DT hard/JJ game/NN ] [PP for/IN ] [NP us/PRP ] ,/, \"/\" [NP {CLUB} coach/NN {PER} ] [VP said/VBD ] ./.",
-            "[NP The/DT {CUP} final/NN ] [VP will/MD be/VB played/VBN ] [PP in/IN ] [NP {CITY} ] [PP in/IN ] [NP {MONTH} {YEAR} ] ./.",
+            "[NP {NAT} striker/NN {PER} ] [VP has/VBZ joined/VBN ] [NP {CLUB} ] [PP on/IN ] "
+            "[NP a/DT three-year/JJ contract/NN ] ./.",
+            "[NP {PERL} ] [VP finished/VBD ] [ADVP third/RB ] [PP in/IN ] [NP the/DT {RACE} ] [PP behind/IN ] "
+            "[NP {PER} ] [PP of/IN ] [NP {COUNTRY} ] ./.",
+            "[NP {CLUB} ] [VP lead/VBP ] [NP the/DT table/NN ] [PP with/IN ] [NP {NUM} points/NNS ] [PP after/IN ] "
+            "[NP {DAY} 's/POS ] [NP games/NNS ] ,/, [NP two/CD ] [PP ahead/RB of/IN ] [NP {CLUB} ] ./.",
+            '"/" [NP It/PRP ] [VP was/VBD ] [NP a/DT hard/JJ game/NN ] [PP for/IN ] [NP us/PRP ] '
+            ',/, "/" [NP {CLUB} coach/NN {PER} ] [VP said/VBD ] ./.',
+            "[NP The/DT {CUP} final/NN ] [VP will/MD be/VB played/VBN ] [PP in/IN ] [NP {CITY} ] [PP in/IN ] "
+            "[NP {MONTH} {YEAR} ] ./.",
             "[NP {PER} ] [VP won/VBD ] [NP the/DT {RACE} ] [PP in/IN ] [NP a/DT time/NN ] [PP of/IN ] [NP {TIME} ] ./.",
-            "[NP {PER} ] [VP will/MD represent/VB ] [NP {COUNTRY} ] [PP at/IN ] [NP the/DT {RACE} ] [PP in/IN ] [NP {MONTH} ] ./.",
+            "[NP {PER} ] [VP will/MD represent/VB ] [NP {COUNTRY} ] [PP at/IN ] [NP the/DT {RACE} ] [PP in/IN ] "
+            "[NP {MONTH} ] ./.",
         ],
     },
     "general": {
@@ -221,15 +379,24 @@ TOPICS = {
             "[NP {FEST} ] [VP draws/VBZ ] [NP record/NN crowd/NN ] ./.",
         ],
         "body": [
-            "[NP A/DT fire/NN ] [VP destroyed/VBD ] [NP a/DT warehouse/NN ] [PP in/IN ] [NP {CITY} ] [PP on/IN ] [NP {DAY} ] ,/, [NP local/JJ police/NNS ] [VP said/VBD ] ./.",
-            "[NP The/DT {FEST} ] [VP attracted/VBD ] [NP about/RB {BIGNUM} visitors/NNS ] [NP this/DT year/NN ] ,/, [NP organisers/NNS ] [VP said/VBD ] ./.",
-            "[NP {PER} ] ,/, [NP a/DT professor/NN ] [PP at/IN ] [NP the/DT {INST} ] ,/, [VP said/VBD ] [NP the/DT findings/NNS ] [VP were/VBD ] [ADJP surprising/JJ ] ./.",
-            "[NP The/DT novel/NN ] ,/, [VP written/VBN ] [PP in/IN ] [NP {LANG} ] ,/, [VP has/VBZ been/VBN translated/VBN ] [PP into/IN ] [NP {NUM} languages/NNS ] ./.",
-            "[NP A/DT new/JJ {LANG} {LANG} dictionary/NN ] [VP was/VBD published/VBN ] [PP in/IN ] [NP {CITY} ] [PP on/IN ] [NP {DAY} ] ./.",
-            "[NP Rescuers/NNS ] [VP said/VBD ] [NP {NUM} {NATS} ] [VP were/VBD ] [PP among/IN ] [NP the/DT passengers/NNS ] [PP on/IN ] [NP the/DT ferry/NN ] [PP from/IN ] [NP {CITY} ] ./.",
-            "[NP Temperatures/NNS ] [PP in/IN ] [NP {CITY} ] [VP reached/VBD ] [NP {NUM} degrees/NNS ] [PP on/IN ] [NP {DAY} ] ,/, [NP the/DT highest/JJS ] [PP since/IN ] [NP {YEAR} ] ./.",
-            "[NP {ORG} ] [VP sponsors/VBZ ] [NP the/DT {FEST} ] ,/, [NP which/WDT ] [VP opens/VBZ ] [PP in/IN ] [NP {CITY} ] [PP on/IN ] [NP {DAY} ] ./.",
-            "[NP {PER} ] [VP founded/VBD ] [NP {ORG} ] [PP in/IN ] [NP {YEAR} ] and/CC [VP still/RB runs/VBZ ] [NP it/PRP ] [PP from/IN ] [NP {CITY} ] ./.",
+            "[NP A/DT fire/NN ] [VP destroyed/VBD ] [NP a/DT warehouse/NN ] [PP in/IN ] [NP {CITY} ] [PP on/IN ] "
+            "[NP {DAY} ] ,/, [NP local/JJ police/NNS ] [VP said/VBD ] ./.",
+            "[NP The/DT {FEST} ] [VP attracted/VBD ] [NP about/RB {BIGNUM} visitors/NNS ] [NP this/DT year/NN ] "
+            ",/, [NP organisers/NNS ] [VP said/VBD ] ./.",
+            "[NP {PER} ] ,/, [NP a/DT professor/NN ] [PP at/IN ] [NP the/DT {INST} ] ,/, [VP said/VBD ] "
+            "[NP the/DT findings/NNS ] [VP were/VBD ] [ADJP surprising/JJ ] ./.",
+            "[NP The/DT novel/NN ] ,/, [VP written/VBN ] [PP in/IN ] [NP {LANG} ] "
+            ",/, [VP has/VBZ been/VBN translated/VBN ] [PP into/IN ] [NP {NUM} languages/NNS ] ./.",
+            "[NP A/DT new/JJ {LANG} {LANG} dictionary/NN ] [VP was/VBD published/VBN ] [PP in/IN ] [NP {CITY} ] "
+            "[PP on/IN ] [NP {DAY} ] ./.",
+            "[NP Rescuers/NNS ] [VP said/VBD ] [NP {NUM} {NATS} ] [VP were/VBD ] [PP among/IN ] "
+            "[NP the/DT passengers/NNS ] [PP on/IN ] [NP the/DT ferry/NN ] [PP from/IN ] [NP {CITY} ] ./.",
+            "[NP Temperatures/NNS ] [PP in/IN ] [NP {CITY} ] [VP reached/VBD ] [NP {NUM} degrees/NNS ] [PP on/IN ] "
+            "[NP {DAY} ] ,/, [NP the/DT highest/JJS ] [PP since/IN ] [NP {YEAR} ] ./.",
+            "[NP {ORG} ] [VP sponsors/VBZ ] [NP the/DT {FEST} ] ,/, [NP which/WDT ] [VP opens/VBZ ] [PP in/IN ] "
+            "[NP {CITY} ] [PP on/IN ] [NP {DAY} ] ./.",
+            "[NP {PER} ] [VP founded/VBD ] [NP {ORG} ] [PP in/IN ] [NP {YEAR} ] and/CC [VP still/RB runs/VBZ ] "
+            "[NP it/PRP ] [PP from/IN ] [NP {CITY} ] ./.",
         ],
     },
 }

@@ -12,6 +12,7 @@ out. Output is fully determined by `--seed`.
 
     python bundled/data/snli/make_sample.py           # writes {train,dev,test}.jsonl
 """
+
 import argparse
 import json
 import random
@@ -24,17 +25,38 @@ NO_CONSENSUS_PAIRS = 6  # in train
 
 # person: (general word, opposite person, pronoun)
 PEOPLE = {
-    "man": ("person", "woman", "his"), "woman": ("person", "man", "her"),
-    "boy": ("child", "girl", "his"), "girl": ("child", "boy", "her"),
-    "old man": ("person", "young girl", "his"), "young woman": ("person", "old man", "her"),
+    "man": ("person", "woman", "his"),
+    "woman": ("person", "man", "her"),
+    "boy": ("child", "girl", "his"),
+    "girl": ("child", "boy", "her"),
+    "old man": ("person", "young girl", "his"),
+    "young woman": ("person", "old man", "her"),
 }
-CLOTHES = ["in a red coat", "wearing a blue hat", "in a striped shirt", "with a green backpack", "in a yellow dress",
-           "wearing sunglasses"]
+CLOTHES = [
+    "in a red coat",
+    "wearing a blue hat",
+    "in a striped shirt",
+    "with a green backpack",
+    "in a yellow dress",
+    "wearing sunglasses",
+]
 # action, place, its general form, an incompatible action, purposes that might be true
 ACTIONS = [
     ("is riding a bicycle", "down a busy street", "is riding", "is sleeping in a bed", ["to get to work", "in a race"]),
-    ("is playing a guitar", "on a park bench", "is making music", "is swimming in a lake", ["for tips", "for a friend"]),
-    ("is cooking dinner", "in a small kitchen", "is preparing food", "is running a marathon", ["for a family", "for a party"]),
+    (
+        "is playing a guitar",
+        "on a park bench",
+        "is making music",
+        "is swimming in a lake",
+        ["for tips", "for a friend"],
+    ),
+    (
+        "is cooking dinner",
+        "in a small kitchen",
+        "is preparing food",
+        "is running a marathon",
+        ["for a family", "for a party"],
+    ),
     ("is reading a book", "under a tree", "is reading", "is dancing at a club", ["for a class", "about history"]),
     ("is running", "along the beach", "is outside", "is sitting on a couch", ["to train for a race", "with a dog"]),
     ("is painting a wall", "in an empty room", "is painting", "is driving a truck", ["for money", "in a new house"]),
@@ -82,11 +104,16 @@ def records(rng: random.Random, split: str, premises: int, premises_seen: set) -
         written += 1
         caption = f"{split}-{written:04d}"
         for index, label in enumerate(("entailment", "neutral", "contradiction")):
-            lines.append({
-                "annotator_labels": [label] * 3 + [rng.choice([label, "neutral"])] * 2,
-                "captionID": caption, "gold_label": label, "pairID": f"{caption}#{index}",
-                "sentence1": pairs["sentence1"], "sentence2": pairs[label],
-            })
+            lines.append(
+                {
+                    "annotator_labels": [label] * 3 + [rng.choice([label, "neutral"])] * 2,
+                    "captionID": caption,
+                    "gold_label": label,
+                    "pairID": f"{caption}#{index}",
+                    "sentence1": pairs["sentence1"],
+                    "sentence2": pairs[label],
+                }
+            )
     return lines
 
 

@@ -15,6 +15,7 @@ kept for dev only, so dev asks about towns and people the model has not seen.
 
 Output is fully determined by `--seed`.
 """
+
 import argparse
 import json
 import random
@@ -30,21 +31,100 @@ QUESTIONS_PER_PARAGRAPH = (3, 5)
 DEV_ONLY_FRACTION = 1 / 3
 
 NAMES = {
-    "town": ["Velmora", "Ostrick", "Branholm", "Quillan", "Tarsovo", "Edderby", "Kalvik", "Morrowgate",
-             "Saint Ardis", "Lunfeld", "Orbeck", "Piransk", "Holloway Cross", "Ysmere", "Drummelin"],
+    "town": [
+        "Velmora",
+        "Ostrick",
+        "Branholm",
+        "Quillan",
+        "Tarsovo",
+        "Edderby",
+        "Kalvik",
+        "Morrowgate",
+        "Saint Ardis",
+        "Lunfeld",
+        "Orbeck",
+        "Piransk",
+        "Holloway Cross",
+        "Ysmere",
+        "Drummelin",
+    ],
     "river": ["Velka", "Orwen", "Tamsel", "Brisk", "Aldra", "Kessen", "Mure", "Ilvar", "Sabre"],
     "province": ["Harrowmark", "Eastern Lenn", "Calder", "Vossland", "the Upper Marches", "Sorrel"],
-    "first": ["Ada", "Tomas", "Elena", "Marcus", "Priya", "Jonas", "Lucia", "Ingrid", "Samuel", "Mira",
-              "Felix", "Rosa", "Viktor", "Amara", "Henrik", "Clara", "Omar", "Sofia", "Pavel", "Nadia"],
-    "last": ["Hallbrook", "Marrow", "Quenby", "Fennick", "Calloway", "Drayton", "Oakshott", "Pellham",
-             "Strand", "Varga", "Lindqvist", "Okonjo", "Tarrant", "Whitlow", "Serrano", "Kovac"],
-    "ship": ["Grey Heron", "Morning Lark", "Constance", "Northern Star", "Iron Gull", "Perpetua",
-             "Saltmarsh", "Wandering Oak", "Tern", "Albatross Queen"],
-    "festival": ["Lantern Night", "Feast of Reeds", "Copper Fair", "Midwinter Bells", "Harvest Wake",
-                 "Festival of Kites", "Salt Days", "Blue Moon Market"],
+    "first": [
+        "Ada",
+        "Tomas",
+        "Elena",
+        "Marcus",
+        "Priya",
+        "Jonas",
+        "Lucia",
+        "Ingrid",
+        "Samuel",
+        "Mira",
+        "Felix",
+        "Rosa",
+        "Viktor",
+        "Amara",
+        "Henrik",
+        "Clara",
+        "Omar",
+        "Sofia",
+        "Pavel",
+        "Nadia",
+    ],
+    "last": [
+        "Hallbrook",
+        "Marrow",
+        "Quenby",
+        "Fennick",
+        "Calloway",
+        "Drayton",
+        "Oakshott",
+        "Pellham",
+        "Strand",
+        "Varga",
+        "Lindqvist",
+        "Okonjo",
+        "Tarrant",
+        "Whitlow",
+        "Serrano",
+        "Kovac",
+    ],
+    "ship": [
+        "Grey Heron",
+        "Morning Lark",
+        "Constance",
+        "Northern Star",
+        "Iron Gull",
+        "Perpetua",
+        "Saltmarsh",
+        "Wandering Oak",
+        "Tern",
+        "Albatross Queen",
+    ],
+    "festival": [
+        "Lantern Night",
+        "Feast of Reeds",
+        "Copper Fair",
+        "Midwinter Bells",
+        "Harvest Wake",
+        "Festival of Kites",
+        "Salt Days",
+        "Blue Moon Market",
+    ],
 }
-PRODUCTS = ["blue pottery", "smoked eel", "woollen blankets", "clockwork toys", "rye bread",
-            "glass beads", "copper kettles", "pear brandy", "woven baskets", "salt cheese"]
+PRODUCTS = [
+    "blue pottery",
+    "smoked eel",
+    "woollen blankets",
+    "clockwork toys",
+    "rye bread",
+    "glass beads",
+    "copper kettles",
+    "pear brandy",
+    "woven baskets",
+    "salt cheese",
+]
 PROFESSIONS = ["merchant", "monk", "shipwright", "miller", "soldier", "stonemason", "weaver"]
 FIELDS = ["chemist", "astronomer", "botanist", "physicist", "geologist", "mathematician"]
 DISCOVERIES = {
@@ -60,8 +140,20 @@ PRIZES = ["Orbeck Medal", "Lantern Prize", "Vossland Award", "Gold Compass"]
 SHIP_KINDS = ["schooner", "steamship", "whaling ship", "three-masted barque", "paddle steamer"]
 DESTINATIONS = ["the Ember Islands", "Cape Morrow", "the Glass Coast", "Port Alder", "the southern ice"]
 CARGO = ["timber", "coal", "tea", "wool", "grain", "passengers and mail"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 FOODS = ["honey cakes", "roasted chestnuts", "fish soup", "plum dumplings", "spiced cider"]
 
@@ -172,36 +264,64 @@ def topic_values(topic: str, names: Names, rng: random.Random) -> Dict[str, str]
     """Values for every slot of one paragraph of `topic`."""
     if topic == "town":
         return {
-            "town": names("town"), "size": rng.choice(["small", "busy", "quiet", "walled", "old"]),
-            "river": names("river"), "province": names("province"), "founded": str(rng.randint(900, 1700)),
-            "founder": names.person(), "profession": rng.choice(PROFESSIONS), "origin": names("town"),
-            "product": rng.choice(PRODUCTS), "weekday": rng.choice(WEEKDAYS),
-            "population": f"{rng.randint(2, 90)},{rng.randint(0, 9)}00", "mayor": names.person(),
+            "town": names("town"),
+            "size": rng.choice(["small", "busy", "quiet", "walled", "old"]),
+            "river": names("river"),
+            "province": names("province"),
+            "founded": str(rng.randint(900, 1700)),
+            "founder": names.person(),
+            "profession": rng.choice(PROFESSIONS),
+            "origin": names("town"),
+            "product": rng.choice(PRODUCTS),
+            "weekday": rng.choice(WEEKDAYS),
+            "population": f"{rng.randint(2, 90)},{rng.randint(0, 9)}00",
+            "mayor": names.person(),
         }
     if topic == "scientist":
         field = rng.choice(FIELDS)
         born = rng.randint(1700, 1900)
         pronoun = rng.choice(["He", "She"])
         return {
-            "person": names.person(), "nationality": rng.choice(NATIONALITIES),
-            "field": field, "birthplace": names("town"), "born": str(born),
-            "pronoun": pronoun, "pronoun_lower": pronoun.lower(), "possessive": "his" if pronoun == "He" else "her",
-            "institution": rng.choice(INSTITUTIONS), "mentor": names.person(),
-            "discovery_year": str(born + rng.randint(22, 40)), "discovery": rng.choice(DISCOVERIES[field]),
-            "prize": rng.choice(PRIZES), "prize_year": str(born + rng.randint(41, 55)),
+            "person": names.person(),
+            "nationality": rng.choice(NATIONALITIES),
+            "field": field,
+            "birthplace": names("town"),
+            "born": str(born),
+            "pronoun": pronoun,
+            "pronoun_lower": pronoun.lower(),
+            "possessive": "his" if pronoun == "He" else "her",
+            "institution": rng.choice(INSTITUTIONS),
+            "mentor": names.person(),
+            "discovery_year": str(born + rng.randint(22, 40)),
+            "discovery": rng.choice(DISCOVERIES[field]),
+            "prize": rng.choice(PRIZES),
+            "prize_year": str(born + rng.randint(41, 55)),
             "died": str(born + rng.randint(56, 90)),
         }
     if topic == "ship":
         built = rng.randint(1800, 1920)
         return {
-            "ship": names("ship"), "kind": rng.choice(SHIP_KINDS), "port": names("town"), "built": str(built),
-            "cargo": rng.choice(CARGO), "destination": rng.choice(DESTINATIONS), "years": str(rng.randint(3, 30)),
-            "captain": names.person(), "month": rng.choice(MONTHS), "sank": str(built + rng.randint(31, 60)),
+            "ship": names("ship"),
+            "kind": rng.choice(SHIP_KINDS),
+            "port": names("town"),
+            "built": str(built),
+            "cargo": rng.choice(CARGO),
+            "destination": rng.choice(DESTINATIONS),
+            "years": str(rng.randint(3, 30)),
+            "captain": names.person(),
+            "month": rng.choice(MONTHS),
+            "sank": str(built + rng.randint(31, 60)),
         }
     return {
-        "festival": names("festival"), "town": names("town"), "month": rng.choice(MONTHS),
-        "began": str(rng.randint(1200, 1950)), "guild": rng.choice(GUILDS), "food": rng.choice(FOODS),
-        "leader": f"the mayor of {names('town')}", "days": str(rng.randint(2, 9)), "ending": rng.choice(ENDINGS),
+        "festival": names("festival"),
+        "town": names("town"),
+        "month": rng.choice(MONTHS),
+        "began": str(rng.randint(1200, 1950)),
+        "guild": rng.choice(GUILDS),
+        "food": rng.choice(FOODS),
+        "leader": f"the mayor of {names('town')}",
+        "days": str(rng.randint(2, 9)),
+        "ending": rng.choice(ENDINGS),
     }
 
 

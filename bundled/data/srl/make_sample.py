@@ -25,6 +25,7 @@ reader's head-to-span rule (``data_readers/dependency_spans.py``) must handle:
 About a quarter of the nouns are held out of ``train`` and only appear in ``dev`` / ``test``.
 Output is fully determined by ``--seed``.
 """
+
 import argparse
 import random
 from pathlib import Path
@@ -37,15 +38,57 @@ HELD_OUT_FRACTION = 0.25
 UNSEEN_RATE = 0.35
 
 PEOPLE = [
-    "engineer", "farmer", "teacher", "pilot", "baker", "student", "nurse", "painter", "gardener",
-    "captain", "doctor", "writer", "tailor", "clerk", "carpenter", "fisher", "miller", "weaver",
-    "ranger", "singer", "keeper", "porter", "cook", "mason",
+    "engineer",
+    "farmer",
+    "teacher",
+    "pilot",
+    "baker",
+    "student",
+    "nurse",
+    "painter",
+    "gardener",
+    "captain",
+    "doctor",
+    "writer",
+    "tailor",
+    "clerk",
+    "carpenter",
+    "fisher",
+    "miller",
+    "weaver",
+    "ranger",
+    "singer",
+    "keeper",
+    "porter",
+    "cook",
+    "mason",
 ]
 NAMES = ["Maren", "Tobias", "Ilse", "Corvin", "Anouk", "Bertil", "Dagny", "Oswin", "Saskia", "Leopold", "Wenna", "Pim"]
 THINGS = [
-    "bridge", "fence", "letter", "window", "boat", "garden", "basket", "lamp", "bicycle", "report",
-    "map", "ladder", "parcel", "kettle", "roof", "wagon", "clock", "table", "door", "bench", "oven",
-    "cart", "chimney", "gate",
+    "bridge",
+    "fence",
+    "letter",
+    "window",
+    "boat",
+    "garden",
+    "basket",
+    "lamp",
+    "bicycle",
+    "report",
+    "map",
+    "ladder",
+    "parcel",
+    "kettle",
+    "roof",
+    "wagon",
+    "clock",
+    "table",
+    "door",
+    "bench",
+    "oven",
+    "cart",
+    "chimney",
+    "gate",
 ]
 ADJECTIVES = ["old", "small", "red", "heavy", "new", "wooden", "quiet", "broken", "tall", "green"]
 STATES = ["happy", "tired", "calm", "ready", "busy", "late", "proud", "careful"]
@@ -54,12 +97,29 @@ MODALS = ["will", "could", "might", "should"]
 TIMES = [("on", "Monday"), ("in", "the", "morning"), ("after", "lunch"), ("before", "noon"), ("during", "the", "storm")]
 PLACES = [("in", "the", "village"), ("near", "the", "river"), ("at", "the", "market"), ("behind", "the", "mill")]
 TRANSITIVE = [
-    ("repair", "repaired"), ("paint", "painted"), ("visit", "visited"), ("build", "built"), ("clean", "cleaned"),
-    ("find", "found"), ("sell", "sold"), ("carry", "carried"), ("open", "opened"), ("close", "closed"),
-    ("measure", "measured"), ("describe", "described"), ("move", "moved"), ("check", "checked"),
+    ("repair", "repaired"),
+    ("paint", "painted"),
+    ("visit", "visited"),
+    ("build", "built"),
+    ("clean", "cleaned"),
+    ("find", "found"),
+    ("sell", "sold"),
+    ("carry", "carried"),
+    ("open", "opened"),
+    ("close", "closed"),
+    ("measure", "measured"),
+    ("describe", "described"),
+    ("move", "moved"),
+    ("check", "checked"),
 ]
 DITRANSITIVE = [("give", "gave"), ("send", "sent"), ("offer", "offered"), ("show", "showed"), ("hand", "handed")]
-PHRASAL = [("pick", "picked", "up"), ("set", "set", "up"), ("turn", "turned", "off"), ("put", "put", "away"), ("fill", "filled", "up")]
+PHRASAL = [
+    ("pick", "picked", "up"),
+    ("set", "set", "up"),
+    ("turn", "turned", "off"),
+    ("put", "put", "away"),
+    ("fill", "filled", "up"),
+]
 CONTROL = [("want", "wanted"), ("try", "tried"), ("plan", "planned"), ("hope", "hoped")]
 INTRANSITIVE = [("collapse", "collapsed"), ("fall", "fell"), ("break", "broke"), ("vanish", "vanished")]
 PARTICIPLES = [("paint", "painted"), ("repair", "repaired"), ("build", "built"), ("clean", "cleaned")]
@@ -78,7 +138,9 @@ class Sentence:
         self.keys: Dict[str, int] = {}
         self.frames: List[Tuple[str, str, Dict[str, str]]] = []  # (predicate key, frame, {key: label})
 
-    def add(self, form: str, lemma: str, upos: str, xpos: str, head: Optional[str], deprel: str, key: Optional[str] = None) -> str:
+    def add(
+        self, form: str, lemma: str, upos: str, xpos: str, head: Optional[str], deprel: str, key: Optional[str] = None
+    ) -> str:
         key = key or f"w{len(self.words)}"
         self.keys[key] = len(self.words)
         self.words.append({"form": form, "lemma": lemma, "upos": upos, "xpos": xpos, "head": head, "deprel": deprel})
@@ -99,8 +161,17 @@ class Sentence:
             # Universal PropBank leaves one empty argument column in a sentence without frames.
             arguments = [labels.get(self._key(index), "_") for _, _, labels in order] or [""]
             columns = [
-                str(index + 1), word["form"], word["lemma"], word["upos"], word["xpos"], "_", str(head),
-                word["deprel"], "_", "SpaceAfter=No" if no_space[index] else "_", predicate_of.get(index, "_"),
+                str(index + 1),
+                word["form"],
+                word["lemma"],
+                word["upos"],
+                word["xpos"],
+                "_",
+                str(head),
+                word["deprel"],
+                "_",
+                "SpaceAfter=No" if no_space[index] else "_",
+                predicate_of.get(index, "_"),
                 *arguments,
             ]
             lines.append("\t".join(columns))
@@ -111,7 +182,14 @@ class Sentence:
 
 
 class Generator:
-    def __init__(self, rng: random.Random, people: List[str], things: List[str], unseen_people: List[str], unseen_things: List[str]) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        people: List[str],
+        things: List[str],
+        unseen_people: List[str],
+        unseen_things: List[str],
+    ) -> None:
         self.rng = rng
         self.people, self.things = people, things
         self.unseen_people, self.unseen_things = unseen_people, unseen_things
@@ -265,8 +343,14 @@ class Generator:
 
 
 TEMPLATE_WEIGHTS = [
-    ("plain_clause", 30), ("ditransitive", 10), ("phrasal", 10), ("control", 12), ("relative_clause", 12),
-    ("copula", 12), ("participle", 10), ("verbless", 4),
+    ("plain_clause", 30),
+    ("ditransitive", 10),
+    ("phrasal", 10),
+    ("control", 12),
+    ("relative_clause", 12),
+    ("copula", 12),
+    ("participle", 10),
+    ("verbless", 4),
 ]
 
 
@@ -277,12 +361,14 @@ def generate(seed: int) -> Dict[str, str]:
     rng.shuffle(things)
     held_people = people[: int(len(people) * HELD_OUT_FRACTION)]
     held_things = things[: int(len(things) * HELD_OUT_FRACTION)]
-    seen_people, seen_things = people[len(held_people):], things[len(held_things):]
+    seen_people, seen_things = people[len(held_people) :], things[len(held_things) :]
     names, weights = zip(*TEMPLATE_WEIGHTS)
     splits = {}
     for split, size in SPLIT_SIZES.items():
         unseen = split != "train"
-        generator = Generator(rng, seen_people, seen_things, held_people if unseen else [], held_things if unseen else [])
+        generator = Generator(
+            rng, seen_people, seen_things, held_people if unseen else [], held_things if unseen else []
+        )
         text = []
         for number in range(size):
             sentence = Sentence()

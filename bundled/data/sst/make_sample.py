@@ -11,6 +11,7 @@ decide and "and" averaging. Output is fully determined by `--seed`.
 
     python bundled/data/sst/make_sample.py            # writes {train,dev,test}.txt
 """
+
 import argparse
 import random
 from pathlib import Path
@@ -28,8 +29,18 @@ ADJECTIVES = {
 }
 INTENSIFIERS = ["really", "truly", "utterly", "very"]
 HEDGES = ["somewhat", "rather", "fairly"]
-SUBJECTS = [("the", "film"), ("this", "movie"), ("the", "script"), ("the", "cast"), ("the", "ending"),
-            ("its", "director"), ("the", "score"), ("the", "plot"), ("the", "dialogue"), ("the", "acting")]
+SUBJECTS = [
+    ("the", "film"),
+    ("this", "movie"),
+    ("the", "script"),
+    ("the", "cast"),
+    ("the", "ending"),
+    ("its", "director"),
+    ("the", "score"),
+    ("the", "plot"),
+    ("the", "dialogue"),
+    ("the", "acting"),
+]
 VERBS = ["is", "was", "feels", "seems", "remains"]
 NOUNS = ["film", "movie", "comedy", "thriller", "drama", "documentary", "story"]
 NEGATED = {0: 2, 1: 3, 2: 2, 3: 1, 4: 1}

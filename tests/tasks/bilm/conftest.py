@@ -1,4 +1,5 @@
 """Fixtures of the biLM tests."""
+
 import json
 
 import pytest
@@ -12,7 +13,10 @@ from tests.helpers.bilm_options import unclipped
 
 @pytest.fixture(params=["clipped", "unclipped"])
 def random_bilm(tmp_path, request):
-    """A trainable biLM of tiny options, with and without clipping, its weights drawn large enough for every gate to matter."""
+    """
+    A trainable biLM of tiny options, with and without clipping, its weights drawn large enough for
+    every gate to matter.
+    """
     options = tiny_options() if request.param == "clipped" else unclipped(tiny_options())
     (tmp_path / "options.json").write_text(json.dumps(options))
     torch.manual_seed(0)

@@ -1,4 +1,5 @@
 """`allennlp finetune-bilm`: the paper's §A.1 step, from a task config's text to an exported biLM."""
+
 import argparse
 import json
 
@@ -12,10 +13,21 @@ from tests.helpers.repository import ROOT
 
 
 def test_finetune_on_task_text_starts_from_the_given_biLM_and_exports(ner_environment, tiny_elmo, tmp_path):
-    overrides = {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2, "dataset_reader.unroll_steps": 5,
-                 "model.num_samples": 0, "vocabulary.min_count.tokens": 1}
-    FinetuneBilm().run(argparse.Namespace(task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"), output_dir=str(tmp_path),
-                                 epochs=1, overrides=json.dumps(overrides)))
+    overrides = {
+        "dataset_reader.num_streams": 2,
+        "data_loader.batch_size": 2,
+        "dataset_reader.unroll_steps": 5,
+        "model.num_samples": 0,
+        "vocabulary.min_count.tokens": 1,
+    }
+    FinetuneBilm().run(
+        argparse.Namespace(
+            task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"),
+            output_dir=str(tmp_path),
+            epochs=1,
+            overrides=json.dumps(overrides),
+        )
+    )
     assert len((tmp_path / "corpus" / "train.txt").read_text().splitlines()) == 10  # the tiny CoNLL file
     assert (tmp_path / "corpus" / "train.txt").read_text().splitlines()[0] == "Ada Lovelace visited Turin ."
     name = "RNN_0/RNN/MultiRNNCell/Cell0/LSTMCell/W_0"
@@ -36,7 +48,13 @@ def test_finetune_on_task_text_starts_from_the_given_biLM_and_exports(ner_enviro
         assert 1 < perplexity[stage]["perplexity"] < 2 * perplexity["vocabulary_size"]
     # A rerun finds both stages finished and trains nothing.
     softmax_archive = (tmp_path / "softmax" / "model.tar.gz").stat().st_mtime_ns
-    FinetuneBilm().run(argparse.Namespace(task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"), output_dir=str(tmp_path),
-                                 epochs=1, overrides=json.dumps(overrides)))
+    FinetuneBilm().run(
+        argparse.Namespace(
+            task_config=str(ROOT / "configs" / "ner_elmo.jsonnet"),
+            output_dir=str(tmp_path),
+            epochs=1,
+            overrides=json.dumps(overrides),
+        )
+    )
     assert (tmp_path / "softmax" / "model.tar.gz").stat().st_mtime_ns == softmax_archive
     assert json.loads((tmp_path / "perplexity.json").read_text())["after"] == perplexity["after"]

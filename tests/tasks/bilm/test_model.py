@@ -1,4 +1,5 @@
 """The trainable biLM: the original weight format both ways, pretraining, and what it refuses."""
+
 import json
 import subprocess
 
@@ -36,7 +37,9 @@ def test_export_then_allennlp_computes_our_activations(random_bilm, tmp_path):
 
 def test_import_reproduces_the_exported_model(random_bilm, tmp_path):
     export_elmo_files(random_bilm, tmp_path)
-    imported = BidirectionalLm(random_bilm.vocab, str(tmp_path / "options.json"), initial_weight_file=str(tmp_path / "weights.hdf5")).eval()
+    imported = BidirectionalLm(
+        random_bilm.vocab, str(tmp_path / "options.json"), initial_weight_file=str(tmp_path / "weights.hdf5")
+    ).eval()
     ids = batch_to_ids(SENTENCES)
     with torch.no_grad():
         for expected, actual in zip(random_bilm.elmo_layers(ids)[0], imported.elmo_layers(ids)[0]):
@@ -50,7 +53,9 @@ def test_weight_files_with_missing_groups_or_wrong_shapes_are_named(random_bilm,
     weight_file = tmp_path / "weights.hdf5"
     with h5py.File(weight_file, "a") as datasets:
         del datasets["CNN_high_0/W_carry"]
-    with pytest.raises(ValueError, match=r"weights.hdf5: no dataset 'CNN_high_0/W_carry' \(expected shape \(28, 28\)\)"):
+    with pytest.raises(
+        ValueError, match=r"weights.hdf5: no dataset 'CNN_high_0/W_carry' \(expected shape \(28, 28\)\)"
+    ):
         load_original_layout(random_bilm, weight_file)
     export_elmo_files(random_bilm, tmp_path)
     with h5py.File(weight_file, "a") as datasets:
@@ -60,13 +65,16 @@ def test_weight_files_with_missing_groups_or_wrong_shapes_are_named(random_bilm,
         load_original_layout(random_bilm, weight_file)
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "elmo_reference").is_dir(),
-                    reason=f"no ELMo reference files at {SHARED_DATA}/elmo_reference (set SHARED_DATA_DIR)")
+@pytest.mark.skipif(
+    not (SHARED_DATA / "elmo_reference").is_dir(),
+    reason=f"no ELMo reference files at {SHARED_DATA}/elmo_reference (set SHARED_DATA_DIR)",
+)
 def test_reproduces_the_original_tensorflow_activations():
     """bilm-tf ran lm_weights.hdf5 over ten batches of three sentences, the state carried along."""
     reference = SHARED_DATA / "elmo_reference"
-    model = BidirectionalLm(Vocabulary(), str(reference / "options.json"),
-                            initial_weight_file=str(reference / "lm_weights.hdf5")).eval()
+    model = BidirectionalLm(
+        Vocabulary(), str(reference / "options.json"), initial_weight_file=str(reference / "lm_weights.hdf5")
+    ).eval()
     sentence_lists = json.loads((reference / "sentences.json").read_text())
     expected = [h5py.File(reference / f"lm_embeddings_{k}.hdf5", "r") for k in range(3)]
     states = None
@@ -88,8 +96,14 @@ def test_pretraining_config_lowers_perplexity_and_exports(tmp_path, monkeypatch)
     monkeypatch.setenv("BILM_TRAIN_CORPUS", str(tmp_path / "train.txt"))
     monkeypatch.setenv("BILM_HELDOUT_CORPUS", str(tmp_path / "heldout.txt"))
     monkeypatch.setenv("BILM_OPTIONS_FILE", str(tmp_path / "options.json"))
-    overrides = {"dataset_reader.num_streams": 4, "data_loader.batch_size": 4, "dataset_reader.unroll_steps": 10,
-                 "model.num_samples": 0, "trainer.num_epochs": 4, "trainer.optimizer.lr": 0.5}
+    overrides = {
+        "dataset_reader.num_streams": 4,
+        "data_loader.batch_size": 4,
+        "dataset_reader.unroll_steps": 10,
+        "model.num_samples": 0,
+        "trainer.num_epochs": 4,
+        "trainer.optimizer.lr": 0.5,
+    }
     run = tmp_path / "run"
     train_model_from_file(str(ROOT / "configs" / "bilm_pretrain.jsonnet"), str(run), overrides=json.dumps(overrides))
     first = json.loads((run / "metrics_epoch_0.json").read_text())
@@ -97,8 +111,12 @@ def test_pretraining_config_lowers_perplexity_and_exports(tmp_path, monkeypatch)
     assert last["validation_perplexity"] < 0.9 * first["validation_perplexity"]
     assert last["training_perplexity"] < first["training_perplexity"]
 
-    result = subprocess.run([ALLENNLP, "export-bilm", str(run / "model.tar.gz"),
-                             str(tmp_path / "elmo")], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [ALLENNLP, "export-bilm", str(run / "model.tar.gz"), str(tmp_path / "elmo")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     elmo = Elmo(str(tmp_path / "elmo" / "options.json"), str(tmp_path / "elmo" / "weights.hdf5"), 1, dropout=0.0)
     assert elmo(batch_to_ids([["the", "cat"]]))["elmo_representations"][0].shape == (1, 2, 32)
@@ -114,5 +132,3 @@ def test_batches_out_of_stream_order_are_refused(random_bilm):
     batch.index_instances(random_bilm.vocab)
     with pytest.raises(ConfigurationError, match="batch_size to the reader's num_streams"):
         random_bilm(**batch.as_tensor_dict())
-
-

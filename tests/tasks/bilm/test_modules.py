@@ -1,4 +1,5 @@
 """The biLM's layers: padding left out of the character encoder, the two directions computed together."""
+
 import torch
 from allennlp.modules.elmo import batch_to_ids
 
@@ -15,25 +16,39 @@ def test_character_encoder_skips_padding_positions_without_changing_its_output(r
         monkeypatch.setattr(encoder, "_trim_padding", lambda character_ids: character_ids)
         every_position = encoder(ids)
     torch.testing.assert_close(trimmed, every_position, atol=0, rtol=0)
-    torch.testing.assert_close(short_words_only, every_position[1:, :1], atol=1e-6, rtol=0)  # other batch shape: other BLAS order
+    torch.testing.assert_close(
+        short_words_only, every_position[1:, :1], atol=1e-6, rtol=0
+    )  # other batch shape: other BLAS order
 
 
 def test_paired_inference_computes_what_each_direction_computes_alone():
     """Both directions in one batched time loop over packed tokens: the step-by-step stacks' values and states."""
     torch.manual_seed(3)
-    lstm = {"dim": 24, "projection_dim": 8, "n_layers": 2, "cell_clip": 0.5, "proj_clip": 0.4, "use_skip_connections": True}
+    lstm = {
+        "dim": 24,
+        "projection_dim": 8,
+        "n_layers": 2,
+        "cell_clip": 0.5,
+        "proj_clip": 0.4,
+        "use_skip_connections": True,
+    }
     stacks = torch.nn.ModuleList(LstmStack(lstm) for _ in range(2))
     inputs = torch.randn(4, 6, 8)
     mask = torch.arange(6).unsqueeze(0) < torch.tensor([[3], [6], [1], [5]])
     inputs = inputs * mask.unsqueeze(-1)
     backward_inputs = reverse_padded(inputs, mask.sum(dim=1))
     states = [[(torch.randn(4, 8), torch.randn(4, 24)) for _ in range(2)] for _ in range(2)]
-    expected = [stacks[0](inputs, mask, states[0]), stacks[1](backward_inputs, mask, states[1])]  # with gradient: step by step
+    expected = [
+        stacks[0](inputs, mask, states[0]),
+        stacks[1](backward_inputs, mask, states[1]),
+    ]  # with gradient: step by step
     with torch.no_grad():
         forward_layers, backward_layers, forward_states, backward_states = paired_inference(
             stacks, inputs, backward_inputs, mask, states
         )
-    for (layers, final), paired_layers, paired_states in zip(expected, (forward_layers, backward_layers), (forward_states, backward_states)):
+    for (layers, final), paired_layers, paired_states in zip(
+        expected, (forward_layers, backward_layers), (forward_states, backward_states)
+    ):
         for layer, paired in zip(layers, paired_layers):
             assert torch.allclose(layer, paired, atol=1e-6)
             assert not paired[~mask].any()  # zero on padding

@@ -10,7 +10,6 @@ from tasks.bilm.weight_file import random_weights, tiny_options, weight_layout, 
 from tests.helpers.repository import ROOT, SHARED_DATA
 
 
-
 def _dataset_shapes(path):
     shapes = {}
     with h5py.File(path, "r") as weight_file:
@@ -32,8 +31,9 @@ def test_allennlp_loads_what_we_write_with_the_original_conventions(tmp_path):
     assert torch.equal(encoder._char_embedding_weights[1:], torch.from_numpy(weights["char_embed"]))
     assert not encoder._char_embedding_weights[0].any()
     # Convolutions: (1, width, char dim, filters) becomes Conv1d's (filters, char dim, width).
-    assert torch.equal(encoder.char_conv_1.weight,
-                       torch.from_numpy(weights["CNN/W_cnn_1"][0].transpose(2, 1, 0).copy()))
+    assert torch.equal(
+        encoder.char_conv_1.weight, torch.from_numpy(weights["CNN/W_cnn_1"][0].transpose(2, 1, 0).copy())
+    )
     # Highway: transform, then carry with AllenNLP's opposite sign, as (out, in).
     highway = encoder._highways._layers[0]
     assert torch.equal(highway.weight[:8], torch.from_numpy(weights["CNN_high_0/W_transform"].T.copy()))
@@ -68,8 +68,10 @@ def test_the_bundled_biLM_loads_and_matches_its_options():
     assert elmo.get_output_dim() == 2 * options["lstm"]["projection_dim"]
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "elmo_reference").is_dir(),
-                    reason=f"no ELMo reference files at {SHARED_DATA}/elmo_reference (set SHARED_DATA_DIR)")
+@pytest.mark.skipif(
+    not (SHARED_DATA / "elmo_reference").is_dir(),
+    reason=f"no ELMo reference files at {SHARED_DATA}/elmo_reference (set SHARED_DATA_DIR)",
+)
 def test_layout_matches_the_original_reference_weight_file():
     reference = SHARED_DATA / "elmo_reference"
     options = json.loads((reference / "options.json").read_text())

@@ -2,6 +2,7 @@
 The CoNLL-2012 coreference metrics against scores worked out by hand from the reference scorer's
 definitions (reference-coreference-scorers v8.01). Mentions are letters; clusters are lists.
 """
+
 import pytest
 
 from tasks.coref.metrics import Conll2012CorefScores, document_totals

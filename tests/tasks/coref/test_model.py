@@ -1,4 +1,5 @@
 """The coreference model and configs on the tiny fixtures: AllenNLP's model checks, and what Lee et al. need."""
+
 import glob
 import random
 
@@ -13,8 +14,10 @@ from tasks.coref.model import EndToEndCoreferenceResolver, SentenceLayout
 from tasks.coref.pruning import non_crossing_top_spans
 from tasks.coref.schedulers import ExponentialDecay
 
-LAMBDAS = {"configs/ablations/coref_all_layers_lambda_1.jsonnet": 1.0,
-           "configs/ablations/coref_all_layers_lambda_0_001.jsonnet": 0.001}
+LAMBDAS = {
+    "configs/ablations/coref_all_layers_lambda_1.jsonnet": 1.0,
+    "configs/ablations/coref_all_layers_lambda_0_001.jsonnet": 0.001,
+}
 CONFIGS = sorted(glob.glob("configs/coref_*.jsonnet") + glob.glob("configs/ablations/coref_*.jsonnet"))
 
 
@@ -129,7 +132,8 @@ def test_sentence_layout_moves_tokens_between_documents_and_sentences():
     assert sentences.tolist() == [[1, 2, 0, 0], [3, 4, 5, 0], [6, 7, 8, 9]]
     assert layout.sentence_mask.tolist() == [[True, True, False, False], [True, True, True, False], [True] * 4]
     assert layout.by_document(sentences.unsqueeze(-1) * 10).squeeze(-1).tolist() == [
-        [10, 20, 30, 40, 50], [60, 70, 80, 90, 0]
+        [10, 20, 30, 40, 50],
+        [60, 70, 80, 90, 0],
     ]
 
 
@@ -147,7 +151,9 @@ def test_pruning_skips_spans_that_cross_a_better_one():
 def test_pruning_is_the_greedy_non_crossing_choice_on_random_spans():
     generator = random.Random(0)
     for _ in range(50):
-        spans = sorted({(start, start + generator.randint(0, 3)) for start in (generator.randint(0, 12) for _ in range(25))})
+        spans = sorted(
+            {(start, start + generator.randint(0, 3)) for start in (generator.randint(0, 12) for _ in range(25))}
+        )
         scores = [generator.random() for _ in spans]
         keep = generator.randint(1, len(spans))
         accepted = non_crossing_top_spans(spans, scores, keep)

@@ -1,4 +1,5 @@
 """The biLM a command's arguments name, and the activation cache rule, which the configs state again."""
+
 import argparse
 import json
 
@@ -10,7 +11,6 @@ from tasks.elmo.arguments import add_bilm_arguments, bilm_files, open_bilm
 from tasks.elmo.frozen_bilm import LSTM_STATES, cache_directory_for
 from tasks.environment import BUNDLED_BILM
 from tests.helpers.repository import ROOT
-
 
 
 def _arguments(*command_line: str) -> argparse.Namespace:
@@ -52,8 +52,7 @@ def test_the_bilm_keeps_its_activations_in_elmo_cache_dir_unless_none(tiny_elmo,
 def test_the_configs_follow_the_cache_rule(setting, lstm_state):
     """configs/lib/elmo.libsonnet cannot call Python: its own statement of the rule must agree."""
     snippet = (
-        "local elmo = import 'elmo.libsonnet';"
-        f"elmo.token_embedder(elmo.settings({{ lstm_state: '{lstm_state}' }}))"
+        f"local elmo = import 'elmo.libsonnet';elmo.token_embedder(elmo.settings({{ lstm_state: '{lstm_state}' }}))"
     )
     variables = {"ELMO_CACHE_DIR": setting, "ELMO_OPTIONS_FILE": "o.json", "ELMO_WEIGHT_FILE": "w.hdf5"}
     embedder = json.loads(

@@ -1,4 +1,5 @@
 """ELMo over our frozen biLM: AllenNLP's outputs, determinism, the activation cache, the paper's switches."""
+
 import multiprocessing
 import random
 
@@ -35,7 +36,9 @@ def test_carried_state_reproduces_allennlp_batch_after_batch(tmp_path, clipped):
     allennlp_elmo = Elmo(*files, 1, dropout=0.0)
     ours = PaperElmo(*files, dropout=0.0, lstm_state="carried")
     for batch in BATCHES:  # batch sizes 3, 2, 4, 1: the carried state grows and is partly kept
-        torch.testing.assert_close(_representations(ours, batch), _representations(allennlp_elmo, batch), atol=1e-5, rtol=0)
+        torch.testing.assert_close(
+            _representations(ours, batch), _representations(allennlp_elmo, batch), atol=1e-5, rtol=0
+        )
 
 
 @pytest.mark.parametrize("clipped", [True, False])
@@ -95,7 +98,9 @@ def test_cache_hits_return_the_stored_values_and_changed_weights_miss(tmp_path, 
 
     options = tiny_options()
     write_elmo_files(options, random_weights(options, seed=99), tmp_path / "o.json", tmp_path / "w.hdf5")
-    retrained = PaperElmo(str(tmp_path / "o.json"), str(tmp_path / "w.hdf5"), dropout=0.0, cache_directory=str(tmp_path))
+    retrained = PaperElmo(
+        str(tmp_path / "o.json"), str(tmp_path / "w.hdf5"), dropout=0.0, cache_directory=str(tmp_path)
+    )
     changed = _representations(retrained, BATCHES[0])
     assert (retrained.bilm.cache.hits, retrained.bilm.cache.misses) == (0, 3)
     assert (changed - first).abs().max() > 1e-2
@@ -111,10 +116,14 @@ def test_checkpoints_keep_the_frozen_weights_digest_not_the_weights(tmp_path, ti
     assert state["scalar_mix_0.gamma"].item() == 2.5  # what trains is saved
     restored = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0)
     restored.load_state_dict(state)  # strict: the weights come from the file
-    torch.testing.assert_close(_representations(restored, BATCHES[0]), _representations(elmo, BATCHES[0]), atol=0, rtol=0)
+    torch.testing.assert_close(
+        _representations(restored, BATCHES[0]), _representations(elmo, BATCHES[0]), atol=0, rtol=0
+    )
     # a state dict saved with the weights (the suite's earlier checkpoints) loads as before
-    full = {**{k: v for k, v in state.items() if k != "_elmo_lstm.weights_sha256"},
-            **{f"_elmo_lstm.{name}": value for name, value in elmo.bilm.named_parameters()}}
+    full = {
+        **{k: v for k, v in state.items() if k != "_elmo_lstm.weights_sha256"},
+        **{f"_elmo_lstm.{name}": value for name, value in elmo.bilm.named_parameters()},
+    }
     PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0).load_state_dict(full)
 
     options = tiny_options()
@@ -132,10 +141,14 @@ def test_a_fine_tuned_biLM_saves_its_weights(tiny_elmo):
 
 
 def test_float32_cache_stores_exact_values(tmp_path, tiny_elmo):
-    cached = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, cache_directory=str(tmp_path), cache_dtype="float32")
+    cached = PaperElmo(
+        str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, cache_directory=str(tmp_path), cache_dtype="float32"
+    )
     uncached = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0)
     _representations(cached, BATCHES[0])
-    torch.testing.assert_close(_representations(cached, BATCHES[0]), _representations(uncached, BATCHES[0]), atol=1e-6, rtol=0)
+    torch.testing.assert_close(
+        _representations(cached, BATCHES[0]), _representations(uncached, BATCHES[0]), atol=1e-6, rtol=0
+    )
     assert cached.bilm.cache.hits == 3
 
 
@@ -173,12 +186,22 @@ def test_top_layer_only_keeps_gamma_trainable(tiny_elmo):
 def test_all_layers_mix_is_learned_and_biLM_frozen(tiny_elmo):
     elmo = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), num_output_representations=2)
     trainable = sorted(name for name, parameter in elmo.named_parameters() if parameter.requires_grad)
-    assert trainable == [f"scalar_mix_{k}.{name}" for k in (0, 1) for name in ("gamma", "scalar_parameters.0", "scalar_parameters.1", "scalar_parameters.2")]
+    assert trainable == [
+        f"scalar_mix_{k}.{name}"
+        for k in (0, 1)
+        for name in ("gamma", "scalar_parameters.0", "scalar_parameters.1", "scalar_parameters.2")
+    ]
 
 
 def test_fast_elmo_takes_the_keys_of_allennlps_token_embedder(tiny_elmo, tmp_path):
-    params = {"options_file": str(tiny_elmo[0]), "weight_file": str(tiny_elmo[1]), "do_layer_norm": True, "dropout": 0.0,
-              "requires_grad": False, "projection_dim": 7}
+    params = {
+        "options_file": str(tiny_elmo[0]),
+        "weight_file": str(tiny_elmo[1]),
+        "do_layer_norm": True,
+        "dropout": 0.0,
+        "requires_grad": False,
+        "projection_dim": 7,
+    }
     ours = TokenEmbedder.from_params(Params({"type": "fast_elmo", **params, "cache_directory": str(tmp_path)}))
     theirs = TokenEmbedder.from_params(Params({"type": "elmo_token_embedder", **params}))
     assert ours.get_output_dim() == theirs.get_output_dim() == 7

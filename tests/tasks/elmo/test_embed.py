@@ -1,4 +1,5 @@
 """`allennlp elmo-embed`: a text file's ELMo vectors in hdf5, resumable, as tokens or sentence vectors."""
+
 import json
 from pathlib import Path
 
@@ -33,7 +34,12 @@ def _read(path):
 
 def test_embed_writes_each_layer_choice(text_file, tiny_elmo, tmp_path):
     outputs = {}
-    for layers, extra in [("all", {}), ("top", {}), ("average", {}), ("mix", {"mix_weights": [0.2, 0.5, 0.3], "gamma": 2.0})]:
+    for layers, extra in [
+        ("all", {}),
+        ("top", {}),
+        ("average", {}),
+        ("mix", {"mix_weights": [0.2, 0.5, 0.3], "gamma": 2.0}),
+    ]:
         _embed(text_file, tmp_path / f"{layers}.hdf5", tiny_elmo, layers=layers, batch_size=2, **extra)
         outputs[layers] = _read(tmp_path / f"{layers}.hdf5")
     every_layer = outputs["all"]
@@ -45,7 +51,9 @@ def test_embed_writes_each_layer_choice(text_file, tiny_elmo, tmp_path):
             assert outputs[layers][str(index)].shape == (tokens, 32)
         numpy.testing.assert_allclose(outputs["top"][str(index)], every_layer[str(index)][2], atol=0)
         numpy.testing.assert_allclose(outputs["average"][str(index)], every_layer[str(index)].mean(axis=0), atol=1e-6)
-        mixed = 2.0 * (0.2 * every_layer[str(index)][0] + 0.5 * every_layer[str(index)][1] + 0.3 * every_layer[str(index)][2])
+        mixed = 2.0 * (
+            0.2 * every_layer[str(index)][0] + 0.5 * every_layer[str(index)][1] + 0.3 * every_layer[str(index)][2]
+        )
         numpy.testing.assert_allclose(outputs["mix"][str(index)], mixed, atol=1e-6)
     assert json.loads(every_layer["sentence_to_index"][0]) == {line: str(index) for index, line in enumerate(LINES)}
 
@@ -55,8 +63,17 @@ def test_an_interrupted_embedding_resumes_to_the_same_file(text_file, tiny_elmo,
     _embed(text_file, uninterrupted, tiny_elmo, batch_size=2)
 
     output = tmp_path / "resumed.hdf5"
-    first = allennlp("elmo-embed", str(text_file), str(output), "--tokenized", "--batch-size", "2", "--max-sentences", "2",
-                     environment=ner_environment)  # the biLM from ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE: tiny_elmo
+    first = allennlp(
+        "elmo-embed",
+        str(text_file),
+        str(output),
+        "--tokenized",
+        "--batch-size",
+        "2",
+        "--max-sentences",
+        "2",
+        environment=ner_environment,
+    )  # the biLM from ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE: tiny_elmo
     assert "2 remain" in first.stderr and not output.exists()
     (Path(f"{output}.partial") / "lines-000000003.npz.tmp").write_bytes(b"half a batch, as a kill leaves it")
     report = _embed(text_file, output, tiny_elmo, batch_size=2)
@@ -112,16 +129,33 @@ def test_sentence_vectors_are_the_mean_of_the_token_vectors_whatever_the_batch(t
     alone = tmp_path / "alone.txt"
     alone.write_text(lines[0] + "\n", encoding="utf-8")
     files = {}
-    for name, source, settings in [("tokens", text, {}), ("mean", text, {"sentence_vectors": True}),
-                                   ("alone", alone, {"sentence_vectors": True}),
-                                   ("top", text, {"sentence_vectors": True, "layers": "top"})]:
+    for name, source, settings in [
+        ("tokens", text, {}),
+        ("mean", text, {"sentence_vectors": True}),
+        ("alone", alone, {"sentence_vectors": True}),
+        ("top", text, {"sentence_vectors": True, "layers": "top"}),
+    ]:
         files[name] = tmp_path / f"{name}.hdf5"
-        embed_file(str(source), str(files[name]), str(tiny_elmo[0]), str(tiny_elmo[1]), tokenized=True, batch_size=8, **settings)
-    with h5py.File(files["tokens"]) as tokens, h5py.File(files["mean"]) as means, h5py.File(files["alone"]) as alone_means, \
-            h5py.File(files["top"]) as top:
+        embed_file(
+            str(source),
+            str(files[name]),
+            str(tiny_elmo[0]),
+            str(tiny_elmo[1]),
+            tokenized=True,
+            batch_size=8,
+            **settings,
+        )
+    with (
+        h5py.File(files["tokens"]) as tokens,
+        h5py.File(files["mean"]) as means,
+        h5py.File(files["alone"]) as alone_means,
+        h5py.File(files["top"]) as top,
+    ):
         for index in ("0", "2"):
             assert means[index].shape == (3, 32)
             numpy.testing.assert_allclose(means[index][()], tokens[index][()].mean(axis=1), atol=1e-6)
             numpy.testing.assert_allclose(top[index][()], means[index][2], atol=1e-6)
-        numpy.testing.assert_allclose(alone_means["0"][()], means["0"][()], atol=1e-5)  # padding in the batch changes nothing
+        numpy.testing.assert_allclose(
+            alone_means["0"][()], means["0"][()], atol=1e-5
+        )  # padding in the batch changes nothing
         numpy.testing.assert_array_equal(means["1"][()], numpy.zeros((3, 32)))  # the empty line

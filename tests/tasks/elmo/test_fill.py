@@ -1,4 +1,5 @@
 """`allennlp elmo-cache`: a config's ELMo activation cache, filled before training."""
+
 import os
 
 import pytest
@@ -24,7 +25,9 @@ def _config():
 
 def _cached_bilm(config) -> FrozenBilm:
     (settings,) = cached_elmo_settings(config)
-    return FrozenBilm(settings.options_file, settings.weight_file, settings.lstm_state, settings.cache_directory, settings.cache_dtype)
+    return FrozenBilm(
+        settings.options_file, settings.weight_file, settings.lstm_state, settings.cache_directory, settings.cache_dtype
+    )
 
 
 def test_elmo_cache_fills_what_training_reads_and_a_second_run_computes_nothing(ner_environment, tmp_path, monkeypatch):
@@ -52,9 +55,15 @@ def test_elmo_cache_fills_what_training_reads_and_a_second_run_computes_nothing(
 
 def test_elmo_cache_refuses_an_elmo_without_cache(ner_environment, monkeypatch):
     monkeypatch.setenv("ELMO_CACHE_DIR", "none")
-    with pytest.raises(ConfigurationError, match="no activation cache to fill for model.text_field_embedder.token_embedders.elmo"):
+    with pytest.raises(
+        ConfigurationError, match="no activation cache to fill for model.text_field_embedder.token_embedders.elmo"
+    ):
         cached_elmo_settings(_config())
-    stock = {"model": {"embedder": {"type": "elmo_token_embedder", "options_file": "o", "weight_file": "w", "cache_directory": "c"}}}
+    stock = {
+        "model": {
+            "embedder": {"type": "elmo_token_embedder", "options_file": "o", "weight_file": "w", "cache_directory": "c"}
+        }
+    }
     with pytest.raises(ConfigurationError, match="model.embedder"):
         cached_elmo_settings(stock)
     with pytest.raises(ConfigurationError, match="has no ELMo"):
@@ -63,13 +72,18 @@ def test_elmo_cache_refuses_an_elmo_without_cache(ner_environment, monkeypatch):
 
 def test_elmos_are_found_wherever_they_sit_and_one_biLM_is_filled_once():
     elmo = {"options_file": "o.json", "weight_file": "w.hdf5", "cache_directory": "/cache"}
-    config = {"model": {
-        "text_field_embedder": {"token_embedders": {"elmo": {"type": "fast_elmo", **elmo}}},
-        "elmo": {**elmo, "num_output_representations": 2},
-        "heads": [{"elmo": {**elmo, "lstm_state": "warm_up"}}],
-    }}
+    config = {
+        "model": {
+            "text_field_embedder": {"token_embedders": {"elmo": {"type": "fast_elmo", **elmo}}},
+            "elmo": {**elmo, "num_output_representations": 2},
+            "heads": [{"elmo": {**elmo, "lstm_state": "warm_up"}}],
+        }
+    }
     assert [path for path, _ in find_elmos(config["model"])] == [
-        "model.text_field_embedder.token_embedders.elmo", "model.elmo", "model.heads.0.elmo"]
+        "model.text_field_embedder.token_embedders.elmo",
+        "model.elmo",
+        "model.heads.0.elmo",
+    ]
     biLMs = cached_elmo_settings(config)
     assert sorted(settings.lstm_state for settings in biLMs) == ["warm_up", "zero"]
     assert max(len(paths) for paths in biLMs.values()) == 2

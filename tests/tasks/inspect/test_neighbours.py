@@ -1,4 +1,5 @@
 """`allennlp elmo-index` and `allennlp elmo-neighbours`: the tokens of a corpus nearest to one in context (Table 4)."""
+
 import json
 
 import pytest
@@ -20,7 +21,9 @@ CORPUS = [
 
 def test_neighbours_come_from_the_indexed_corpus_per_layer(tiny_elmo, tmp_path, elmo_cache_directory):
     sentences = [line.split() for line in CORPUS]
-    index_settings = build_index(sentences, str(tmp_path / "index"), str(tiny_elmo[0]), str(tiny_elmo[1]), str(elmo_cache_directory))
+    index_settings = build_index(
+        sentences, str(tmp_path / "index"), str(tiny_elmo[0]), str(tiny_elmo[1]), str(elmo_cache_directory)
+    )
     assert (index_settings["sentences"], index_settings["empty_lines_left_out"]) == (5, 1)
     with pytest.raises(ConfigurationError, match="already holds an index"):
         build_index(sentences, str(tmp_path / "index"), str(tiny_elmo[0]), str(tiny_elmo[1]), str(elmo_cache_directory))
@@ -49,8 +52,19 @@ def test_neighbours_command_prints_the_sentences(tiny_elmo, tmp_path, capsys, mo
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("\n".join(CORPUS) + "\n", encoding="utf-8")
     run_subcommand("elmo-index", str(corpus), str(tmp_path / "index"), "--tokenized")
-    run_subcommand("elmo-neighbours", str(tmp_path / "index"), "Let us play chess.", "--word", "play", "--top", "2",
-                   "--mix-weights", "0.5,0.25,0.25", "--output-json", str(tmp_path / "play.json"))
+    run_subcommand(
+        "elmo-neighbours",
+        str(tmp_path / "index"),
+        "Let us play chess.",
+        "--word",
+        "play",
+        "--top",
+        "2",
+        "--mix-weights",
+        "0.5,0.25,0.25",
+        "--output-json",
+        str(tmp_path / "play.json"),
+    )
     printed = capsys.readouterr().out
     assert "Source: Let us [play] chess ." in printed and "given mix:" in printed
     assert "1.0000  #0  We went out to [play] football after school ." in printed

@@ -1,13 +1,21 @@
 """`allennlp elmo-probe`: part of speech and predicate sense probed per biLM layer (Tables 5 and 6)."""
+
 import json
 
 import numpy
 import pytest
 import torch
 
-from tasks.inspect.probes import most_frequent_sense, most_frequent_tag_accuracy, sense_probe, tag_probe, train_linear_probe
+from tasks.inspect.probes import (
+    most_frequent_sense,
+    most_frequent_tag_accuracy,
+    sense_probe,
+    tag_probe,
+    train_linear_probe,
+)
 from tests.helpers.repository import allennlp
 from tests.helpers.srl_data import UP_FILE
+
 
 def test_a_linear_probe_learns_a_separable_toy_task():
     generator = numpy.random.default_rng(0)
@@ -34,7 +42,9 @@ def test_a_linear_probe_learns_a_separable_toy_task():
 def test_most_frequent_tag_baseline():
     # run: VERB (2 of 3); dog: NOUN; an unseen word: NOUN, the most frequent tag overall
     train_words, train_tags = ["run", "run", "run", "dog", "dog"], ["VERB", "VERB", "NOUN", "NOUN", "NOUN"]
-    assert most_frequent_tag_accuracy(train_words, train_tags, ["run", "dog", "cat"], ["VERB", "VERB", "NOUN"]) == pytest.approx(2 / 3)
+    assert most_frequent_tag_accuracy(
+        train_words, train_tags, ["run", "dog", "cat"], ["VERB", "VERB", "NOUN"]
+    ) == pytest.approx(2 / 3)
 
 
 def test_sense_probe_takes_the_nearest_roleset_of_the_same_lemma():
@@ -45,7 +55,12 @@ def test_sense_probe_takes_the_nearest_roleset_of_the_same_lemma():
     # run.01 near east, run.02 near north; walk has one roleset; "jump" was never seen: jump.01
     test_rolesets = ["run.01", "run.02", "walk.01", "jump.01"]
     result = sense_probe(train, train_rolesets, test, test_rolesets)
-    assert (result.accuracy, result.ambiguous_accuracy, result.predicates, result.ambiguous_predicates) == (1.0, 1.0, 4, 2)
+    assert (result.accuracy, result.ambiguous_accuracy, result.predicates, result.ambiguous_predicates) == (
+        1.0,
+        1.0,
+        4,
+        2,
+    )
     baseline = most_frequent_sense(train_rolesets, test_rolesets)
     assert (baseline.accuracy, baseline.ambiguous_accuracy) == (0.75, 0.5)
 

@@ -1,4 +1,5 @@
 """`allennlp elmo-similarity`: one word followed through several contexts, layer by layer."""
+
 import json
 
 import numpy
@@ -33,9 +34,13 @@ def test_layer_0_gives_one_word_the_same_vector_in_every_context_and_the_lstm_la
     off_diagonal = ~numpy.eye(3, dtype=bool)
     for view in ("1", "2", "average"):
         assert similarities.matrices[view][off_diagonal].max() < 0.9999  # the context changes the vector
-    numpy.testing.assert_allclose(similarities.matrices["mix"], similarities.matrices["2"], atol=1e-6)  # all weight on layer 2
+    numpy.testing.assert_allclose(
+        similarities.matrices["mix"], similarities.matrices["2"], atol=1e-6
+    )  # all weight on layer 2
     stacks = dict(layer_stacks(bilm, sentences))
-    numpy.testing.assert_array_equal(stacks[0][0, 5], stacks[2][0, 5])  # the very same numbers, not just the same direction
+    numpy.testing.assert_array_equal(
+        stacks[0][0, 5], stacks[2][0, 5]
+    )  # the very same numbers, not just the same direction
 
 
 def test_the_followed_word_must_be_in_every_sentence():
@@ -52,8 +57,16 @@ def test_similarity_command_prints_every_layer_and_writes_heatmap_and_json(tiny_
     monkeypatch.setenv("ELMO_WEIGHT_FILE", str(tiny_elmo[1]))
     text = tmp_path / "bank.txt"
     text.write_text("The boat drifted to the bank .\n\nShe went to the bank to pay .\n", encoding="utf-8")
-    run_subcommand("elmo-similarity", str(text), "--word", "bank", "--heatmap", str(tmp_path / "bank.svg"),
-                   "--output-json", str(tmp_path / "bank.json"))
+    run_subcommand(
+        "elmo-similarity",
+        str(text),
+        "--word",
+        "bank",
+        "--heatmap",
+        str(tmp_path / "bank.svg"),
+        "--output-json",
+        str(tmp_path / "bank.json"),
+    )
     printed = capsys.readouterr().out
     assert "layer 0 (characters): cosine similarity (mean off the diagonal 1.0000)" in printed
     assert "S2: She went to the [bank] to pay ." in printed

@@ -1,4 +1,5 @@
 """The NER configs as shipped, run on the tiny fixtures through AllenNLP's own model checks."""
+
 import pytest
 from allennlp.common.testing import ModelTestCase
 

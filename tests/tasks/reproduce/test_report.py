@@ -1,4 +1,5 @@
 """The report, rebuilt from serialization directories written here by hand: it shows what they hold."""
+
 import json
 import math
 import re
@@ -14,16 +15,28 @@ PLAN = {
     "name": "fixture",
     "description": "Hand-written run directories.",
     "experiments": [
-        {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1, 2], "data": "invented CoNLL files",
-         "overrides": {"trainer.num_epochs": 2}},
+        {
+            "task": "ner",
+            "configs": ["baseline", "elmo"],
+            "seeds": [1, 2],
+            "data": "invented CoNLL files",
+            "overrides": {"trainer.num_epochs": 2},
+        },
         {"task": "snli", "configs": ["top_layer"], "seeds": [1]},
         {"task": "sst", "configs": ["baseline", "elmo"], "seeds": [1], "train_fractions": [0.1, 1.0]},
     ],
 }
 # test F1 of each finished NER run, and dev accuracy of the others
-SCORES = {"ner-baseline-seed1": 0.90, "ner-baseline-seed2": 0.92, "ner-elmo-seed1": 0.93, "ner-elmo-seed2": 0.95,
-          "snli-top_layer-seed1": 0.80, "sst-baseline-fraction0.1-seed1": 0.30, "sst-baseline-seed1": 0.40,
-          "sst-elmo-fraction0.1-seed1": 0.35}
+SCORES = {
+    "ner-baseline-seed1": 0.90,
+    "ner-baseline-seed2": 0.92,
+    "ner-elmo-seed1": 0.93,
+    "ner-elmo-seed2": 0.95,
+    "snli-top_layer-seed1": 0.80,
+    "sst-baseline-fraction0.1-seed1": 0.30,
+    "sst-baseline-seed1": 0.40,
+    "sst-elmo-fraction0.1-seed1": 0.35,
+}
 # the input mix's raw weights: softmax gives 1/6, 2/6, 3/6
 RAW_MIX = [0.0, math.log(2.0), math.log(3.0)]
 
@@ -33,9 +46,14 @@ def _write_run(runs_dir, spec, status, score=None):
     run_dir.mkdir(parents=True)
     metric = spec.metric
     info = {
-        "name": spec.name, "spec": spec.as_json(), "status": status, "wall_seconds": 125.0,
-        "environment": {"DEVICES": {"value": "cpu", "default": True, "from_plan": False},
-                        "ELMO_WEIGHT_FILE": {"value": "/m/w.hdf5", "default": False, "from_plan": True}},
+        "name": spec.name,
+        "spec": spec.as_json(),
+        "status": status,
+        "wall_seconds": 125.0,
+        "environment": {
+            "DEVICES": {"value": "cpu", "default": True, "from_plan": False},
+            "ELMO_WEIGHT_FILE": {"value": "/m/w.hdf5", "default": False, "from_plan": True},
+        },
         "inputs": {"ELMO_WEIGHT_FILE": {"path": "/m/w.hdf5", "sha256": "ab" * 32}},
         "bilm": {"lstm_dim": 512, "projection_dim": 128, "n_layers": 2, "n_filters": 2048, "n_highway": 2},
         "config_values": {"trainer.num_epochs": {"config": 75, "run": 2}} if spec.task == "ner" else {},
@@ -44,7 +62,11 @@ def _write_run(runs_dir, spec, status, score=None):
         "attempts": [],
     }
     if status == "failed":
-        info["error"] = {"exit_code": 1, "summary": "RuntimeError: out of memory", "log_tail": ["...", "RuntimeError: out of memory"]}
+        info["error"] = {
+            "exit_code": 1,
+            "summary": "RuntimeError: out of memory",
+            "log_tail": ["...", "RuntimeError: out of memory"],
+        }
     (run_dir / "run_info.json").write_text(json.dumps(info))
     if status != "finished":
         return
@@ -53,11 +75,15 @@ def _write_run(runs_dir, spec, status, score=None):
     (run_dir / "model.tar.gz").write_bytes(b"")
     if spec.task == "snli":  # the subset readers' log lines, for dev and for test
         (run_dir / "out.log").write_text(
-            "INFO data_readers.subset - dev.jsonl: evaluating on 100 of 9842 instances (fraction 1, limit 100, seed 13)\n"
-            "INFO data_readers.subset - test.jsonl: evaluating on 100 of 9824 instances (fraction 1, limit 100, seed 13)\n"
+            "INFO data_readers.subset - dev.jsonl: evaluating on 100 of 9842 instances (fraction 1, limit 100, seed "
+            "13)\n"
+            "INFO data_readers.subset - test.jsonl: evaluating on 100 of 9824 instances (fraction 1, limit 100, seed "
+            "13)\n"
         )
     for epoch, value in enumerate([score / 2, score]):
-        (run_dir / f"metrics_epoch_{epoch}.json").write_text(json.dumps({"epoch": epoch, f"validation_{metric}": value}))
+        (run_dir / f"metrics_epoch_{epoch}.json").write_text(
+            json.dumps({"epoch": epoch, f"validation_{metric}": value})
+        )
     weights = {"encoder.weight": torch.zeros(2)}
     if spec.config_name != "baseline":
         prefix = "text_field_embedder.token_embedder_elmo._elmo.scalar_mix_0"
@@ -78,10 +104,17 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
         _write_run(runs_dir, specs[name], "finished", score)
     _write_run(runs_dir, specs["sst-elmo-seed1"], "failed")
     # sst-... all planned; ner-... a config the plan names that does not exist yet
-    (runs_dir / "plan.json").write_text(json.dumps({
-        "name": "fixture", "description": PLAN["description"], "path": str(plan_path),
-        "runs": [run.as_json() for run in plan.runs], "config_missing": {},
-    }))
+    (runs_dir / "plan.json").write_text(
+        json.dumps(
+            {
+                "name": "fixture",
+                "description": PLAN["description"],
+                "path": str(plan_path),
+                "runs": [run.as_json() for run in plan.runs],
+                "config_missing": {},
+            }
+        )
+    )
 
     markdown, html = build_report(runs_dir, tmp_path / "report")
     text = markdown.read_text()
@@ -118,10 +151,21 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     assert "`trainer.num_epochs` = 2 (the config: 75)" in settings
     assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in settings
     assert "architecture differs: lstm_dim 512 (paper 4096), projection_dim 128 (paper 512)" in settings
-    assert text.count("architecture differs") == 3  # once in each task row of ELMo runs (NER, SNLI, SST-5), nowhere else
-    assert "evaluated on a seeded part of dev and test, the same in every run: 100 of 9,824, 100 of 9,842 instances (EVAL_LIMIT)" in text
-    assert "| `ner-elmo-seed2` | finished | 95.00 (test) | 1 / 2 | 2 min 05 s | Test CPU, 2 cores (load 1.5 at start); no GPU; DEVICES=cpu | 0123456789 |" in text
-    order = [text.index(f"## {name}") for name in ("Summary", "Table 1", "Figure 1", "Table 7", "Table 2", "Table 3", "Figure 2")]
+    assert (
+        text.count("architecture differs") == 3
+    )  # once in each task row of ELMo runs (NER, SNLI, SST-5), nowhere else
+    assert (
+        "evaluated on a seeded part of dev and test, the same in every run: 100 of 9,824, 100 of 9,842 instances "
+        "(EVAL_LIMIT)" in text
+    )
+    assert (
+        "| `ner-elmo-seed2` | finished | 95.00 (test) | 1 / 2 | 2 min 05 s | Test CPU, 2 cores (load 1.5 at start); "
+        "no GPU; DEVICES=cpu | 0123456789 |" in text
+    )
+    order = [
+        text.index(f"## {name}")
+        for name in ("Summary", "Table 1", "Figure 1", "Table 7", "Table 2", "Table 3", "Figure 2")
+    ]
     assert order == sorted(order)
 
     page = html.read_text()
@@ -149,5 +193,7 @@ def test_the_report_names_its_runs_folder_without_a_machines_path(tmp_path):
 
 def test_a_table_the_report_writes_reads_back_cell_for_cell(tmp_path):
     table = Table(["Task", "Score"], [["NER", "1.00 | 2.00"], ["SST-5", "—"]])
-    write_markdown([Heading(2, "Table 1: results"), Paragraph("Caption."), table, Heading(2, "Next")], tmp_path / "r.md")
+    write_markdown(
+        [Heading(2, "Table 1: results"), Paragraph("Caption."), table, Heading(2, "Next")], tmp_path / "r.md"
+    )
     assert read_markdown_table((tmp_path / "r.md").read_text(), "## Table 1") == (table.headers, table.rows)

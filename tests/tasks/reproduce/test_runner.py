@@ -3,6 +3,7 @@ The runner on a quick plan over the tiny NER fixtures, with real `allennlp train
 is recorded and the next one goes on, an interrupted run resumes with --recover where it stopped, a
 finished one is skipped, a run whose config does not exist is reported, and the report shows them.
 """
+
 import json
 import os
 import signal
@@ -23,20 +24,42 @@ EPOCHS = 6
 def plan(tmp_path, tiny_conll, tiny_elmo):
     fixture = str(tiny_conll)
     path = tmp_path / "plan.json"
-    path.write_text(json.dumps({
-        "name": "quick",
-        "environment": {"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
-                        "NER_TRAIN_DATA": fixture, "NER_DEV_DATA": fixture, "NER_TEST_DATA": fixture},
-        "overrides": {"trainer.num_epochs": EPOCHS},
-        "experiments": [
-            {"task": "ner", "configs": ["elmo"], "seeds": [1], "label": "broken",
-             "environment": {"NER_TRAIN_DATA": str(tmp_path / "missing" / "eng.train")}},
-            {"task": "ner", "configs": ["elmo"], "seeds": [7], "train_fractions": [0.6], "data": "the tiny fixture"},
-        ],
-    }))
+    path.write_text(
+        json.dumps(
+            {
+                "name": "quick",
+                "environment": {
+                    "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
+                    "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+                    "NER_TRAIN_DATA": fixture,
+                    "NER_DEV_DATA": fixture,
+                    "NER_TEST_DATA": fixture,
+                },
+                "overrides": {"trainer.num_epochs": EPOCHS},
+                "experiments": [
+                    {
+                        "task": "ner",
+                        "configs": ["elmo"],
+                        "seeds": [1],
+                        "label": "broken",
+                        "environment": {"NER_TRAIN_DATA": str(tmp_path / "missing" / "eng.train")},
+                    },
+                    {
+                        "task": "ner",
+                        "configs": ["elmo"],
+                        "seeds": [7],
+                        "train_fractions": [0.6],
+                        "data": "the tiny fixture",
+                    },
+                ],
+            }
+        )
+    )
     plan = load_plan(str(path))
     # a config that is not in the repository (yet), as for a task that has not landed
-    plan.runs.append(plan.runs[-1]._replace(name="ner-unwritten-seed1", config="configs/ablations/ner_unwritten.jsonnet"))
+    plan.runs.append(
+        plan.runs[-1]._replace(name="ner-unwritten-seed1", config="configs/ablations/ner_unwritten.jsonnet")
+    )
     return plan
 
 
@@ -69,7 +92,9 @@ def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skippe
 
     failure = json.loads((broken / "run_info.json").read_text())
     assert failure["status"] == "failed" and failure["error"]["exit_code"] == 1
-    assert "NER_TRAIN_DATA names" in failure["error"]["summary"] and "which is not a file" in failure["error"]["summary"]
+    assert (
+        "NER_TRAIN_DATA names" in failure["error"]["summary"] and "which is not a file" in failure["error"]["summary"]
+    )
     assert "NER_TRAIN_DATA names" in (broken / "console.log").read_text()
     stopped = json.loads((good / "run_info.json").read_text())
     assert stopped["status"] == "interrupted" and not (good / "metrics.json").exists()
@@ -86,7 +111,9 @@ def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skippe
     resumed_at = datetime.fromisoformat(info["attempts"][1]["started"]).timestamp()
     assert (good / "metrics_epoch_0.json").stat().st_mtime <= resumed_at + 1
     assert (good / f"metrics_epoch_{EPOCHS - 1}.json").stat().st_mtime > resumed_at
-    assert info["spec"]["environment"]["TRAIN_FRACTION"] == "0.6" and "6 of 10 instances" in (good / "out.log").read_text()
+    assert (
+        info["spec"]["environment"]["TRAIN_FRACTION"] == "0.6" and "6 of 10 instances" in (good / "out.log").read_text()
+    )
     assert info["inputs"]["ELMO_WEIGHT_FILE"]["sha256"] and info["inputs"]["NER_TRAIN_DATA"]["bytes"] > 0
     assert info["config_values"]["trainer.num_epochs"] == {"config": 75, "run": EPOCHS}
     assert info["hardware"]["cpu_cores"] >= 1 and "commit" in info["git"]
@@ -128,16 +155,36 @@ def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path)
 def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny_conll, tiny_elmo):
     fixture = str(tiny_conll)
     path = tmp_path / "plan.json"
-    path.write_text(json.dumps({
-        "name": "finetuned",
-        "environment": {"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
-                        "NER_TRAIN_DATA": fixture, "NER_DEV_DATA": fixture, "NER_TEST_DATA": fixture},
-        "overrides": {"trainer.num_epochs": 1},
-        "experiments": [{"task": "ner", "configs": ["elmo"], "seeds": [1, 2], "finetune_bilm": True,
-                         "bilm_overrides": {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2,
-                                            "dataset_reader.unroll_steps": 5, "model.num_samples": 0,
-                                            "vocabulary.min_count.tokens": 1}}],
-    }))
+    path.write_text(
+        json.dumps(
+            {
+                "name": "finetuned",
+                "environment": {
+                    "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
+                    "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+                    "NER_TRAIN_DATA": fixture,
+                    "NER_DEV_DATA": fixture,
+                    "NER_TEST_DATA": fixture,
+                },
+                "overrides": {"trainer.num_epochs": 1},
+                "experiments": [
+                    {
+                        "task": "ner",
+                        "configs": ["elmo"],
+                        "seeds": [1, 2],
+                        "finetune_bilm": True,
+                        "bilm_overrides": {
+                            "dataset_reader.num_streams": 2,
+                            "data_loader.batch_size": 2,
+                            "dataset_reader.unroll_steps": 5,
+                            "model.num_samples": 0,
+                            "vocabulary.min_count.tokens": 1,
+                        },
+                    }
+                ],
+            }
+        )
+    )
     plan = load_plan(str(path))
     runs_dir = tmp_path / "runs"
     assert Runner(plan, runs_dir).run() == 0
@@ -152,7 +199,9 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
         assert run["status"] == FINISHED
         assert run["environment"]["ELMO_WEIGHT_FILE"]["value"] == str(built / "elmo" / "weights.hdf5")
         config = json.loads((runs_dir / f"ner-elmo-finetuned-seed{seed}" / "config.json").read_text())
-        assert config["model"]["text_field_embedder"]["token_embedders"]["elmo"]["weight_file"] == str(built / "elmo" / "weights.hdf5")
+        assert config["model"]["text_field_embedder"]["token_embedders"]["elmo"]["weight_file"] == str(
+            built / "elmo" / "weights.hdf5"
+        )
     assert Runner(plan, runs_dir).run() == 0  # built and finished: nothing again
     assert len(json.loads((built / "bilm_info.json").read_text())["attempts"]) == 1
     markdown, _ = build_report(runs_dir, tmp_path / "report")

@@ -1,4 +1,5 @@
 """The SNLI configs as shipped, on tiny fixtures, through AllenNLP's own model checks; ESIM equivalence."""
+
 import copy
 import json
 import re
@@ -17,18 +18,20 @@ from tasks.snli.model import ElmoEsim
 
 # The shipped network at a tenth of its width, two epochs, no padding noise (the check compares two
 # loaders' first batches).
-SMALL = json.dumps({
-    "trainer.num_epochs": 2,
-    "data_loader.batch_sampler.padding_noise": 0.0,
-    "model.text_field_embedder.token_embedders.tokens.embedding_dim": 30,
-    "model.encoder.hidden_size": 30,
-    "model.projection_feedforward.hidden_dims": 30,
-    "model.inference_encoder.input_size": 30,
-    "model.inference_encoder.hidden_size": 30,
-    "model.output_feedforward.input_dim": 240,
-    "model.output_feedforward.hidden_dims": 30,
-    "model.output_logit.input_dim": 30,
-})
+SMALL = json.dumps(
+    {
+        "trainer.num_epochs": 2,
+        "data_loader.batch_sampler.padding_noise": 0.0,
+        "model.text_field_embedder.token_embedders.tokens.embedding_dim": 30,
+        "model.encoder.hidden_size": 30,
+        "model.projection_feedforward.hidden_dims": 30,
+        "model.inference_encoder.input_size": 30,
+        "model.inference_encoder.hidden_size": 30,
+        "model.output_feedforward.input_dim": 240,
+        "model.output_feedforward.hidden_dims": 30,
+        "model.output_logit.input_dim": 30,
+    }
+)
 
 
 class TestElmoEsim(ModelTestCase):
@@ -96,16 +99,37 @@ def test_without_elmo_it_computes_what_allennlp_models_esim_computes(sst_snli_en
         "output_feedforward": {"input_dim": 40, "num_layers": 1, "hidden_dims": 5, "activations": "relu"},
         "output_logit": {"input_dim": 5, "num_layers": 1, "hidden_dims": 3, "activations": "linear"},
     }
-    ours = Model.from_params(Params(copy.deepcopy({
-        "type": "elmo_esim", **common,
-        "encoder": {"type": "lstm", "hidden_size": 5, "bidirectional": True},
-        "projection_feedforward": {"num_layers": 1, "hidden_dims": 7, "activations": "relu"},
-    })), vocab=vocabulary)
-    theirs = Model.from_params(Params(copy.deepcopy({
-        "type": "esim", **common,
-        "encoder": {"type": "lstm", "input_size": 6, "hidden_size": 5, "bidirectional": True},
-        "projection_feedforward": {"input_dim": 40, "num_layers": 1, "hidden_dims": 7, "activations": "relu"},
-    })), vocab=vocabulary)
+    ours = Model.from_params(
+        Params(
+            copy.deepcopy(
+                {
+                    "type": "elmo_esim",
+                    **common,
+                    "encoder": {"type": "lstm", "hidden_size": 5, "bidirectional": True},
+                    "projection_feedforward": {"num_layers": 1, "hidden_dims": 7, "activations": "relu"},
+                }
+            )
+        ),
+        vocab=vocabulary,
+    )
+    theirs = Model.from_params(
+        Params(
+            copy.deepcopy(
+                {
+                    "type": "esim",
+                    **common,
+                    "encoder": {"type": "lstm", "input_size": 6, "hidden_size": 5, "bidirectional": True},
+                    "projection_feedforward": {
+                        "input_dim": 40,
+                        "num_layers": 1,
+                        "hidden_dims": 7,
+                        "activations": "relu",
+                    },
+                }
+            )
+        ),
+        vocab=vocabulary,
+    )
     assert isinstance(theirs, ESIM)
     theirs.load_state_dict(ours.state_dict())  # same parameter names, same shapes
     ours.eval(), theirs.eval()
@@ -143,7 +167,12 @@ def test_elmo_places_must_match_its_mixes(tiny_elmo):
     with pytest.raises(ConfigurationError, match="no `elmo` was given"):
         build(elmo=None, use_output_elmo=True)
     with pytest.raises(ConfigurationError, match=r"output_logit output \(4\) must equal number of labels \(3\)"):
-        build(use_output_elmo=True, output_logit={"input_dim": 2, "num_layers": 1, "hidden_dims": 4, "activations": "linear"})
-    output_only = build(use_input_elmo=False, use_output_elmo=True, elmo={**params["elmo"], "num_output_representations": 1})
+        build(
+            use_output_elmo=True,
+            output_logit={"input_dim": 2, "num_layers": 1, "hidden_dims": 4, "activations": "linear"},
+        )
+    output_only = build(
+        use_input_elmo=False, use_output_elmo=True, elmo={**params["elmo"], "num_output_representations": 1}
+    )
     assert output_only._encoder.get_input_dim() == 4
     assert output_only._projection_feedforward.get_input_dim() == 4 * (4 + output_only._elmo.get_output_dim())

@@ -1,4 +1,5 @@
 """SQuAD through the plain `allennlp` command: train, evaluate and predict, and what the archive holds."""
+
 import json
 import os
 
@@ -6,11 +7,8 @@ import pytest
 import torch
 from allennlp.models.archival import load_archive
 
-from tests.helpers.squad_data import write_squad
 from tests.helpers.repository import allennlp
-
-
-
+from tests.helpers.squad_data import write_squad
 
 
 @pytest.fixture(scope="module")
@@ -19,13 +17,17 @@ def trained(tmp_path_factory, tiny_elmo):
     squad = write_squad(tmp_path_factory.mktemp("squad") / "tiny.json")
     environment = dict(os.environ)
     environment.update(
-        SQUAD_TRAIN_DATA=str(squad), SQUAD_DEV_DATA=str(squad), SQUAD_WORD_VECTORS="",
-        ELMO_OPTIONS_FILE=str(tiny_elmo[0]), ELMO_WEIGHT_FILE=str(tiny_elmo[1]),
+        SQUAD_TRAIN_DATA=str(squad),
+        SQUAD_DEV_DATA=str(squad),
+        SQUAD_WORD_VECTORS="",
+        ELMO_OPTIONS_FILE=str(tiny_elmo[0]),
+        ELMO_WEIGHT_FILE=str(tiny_elmo[1]),
     )
     serialization_dir = tmp_path_factory.mktemp("runs") / "squad"
     overrides = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batch_size": 4})
-    allennlp("train", "configs/squad_elmo.jsonnet", "-s", str(serialization_dir), "-o", overrides,
-             environment=environment)
+    allennlp(
+        "train", "configs/squad_elmo.jsonnet", "-s", str(serialization_dir), "-o", overrides, environment=environment
+    )
     return serialization_dir, squad, environment
 
 
@@ -46,8 +48,14 @@ def test_the_archive_holds_the_moving_average_of_the_best_epoch(trained):
 def test_evaluate_on_the_archive_reproduces_the_best_validation_scores(trained, tmp_path):
     serialization_dir, squad, environment = trained
     output = tmp_path / "evaluation.json"
-    allennlp("evaluate", str(serialization_dir / "model.tar.gz"), str(squad), "--output-file", str(output),
-             environment=environment)
+    allennlp(
+        "evaluate",
+        str(serialization_dir / "model.tar.gz"),
+        str(squad),
+        "--output-file",
+        str(output),
+        environment=environment,
+    )
     evaluated = json.loads(output.read_text())
     metrics = json.loads((serialization_dir / "metrics.json").read_text())
     assert evaluated["em"] == pytest.approx(metrics["best_validation_em"], abs=1e-9)
@@ -61,8 +69,15 @@ def test_predict_answers_raw_text_with_the_default_predictor(trained, tmp_path):
     inputs = tmp_path / "input.jsonl"
     inputs.write_text("".join(json.dumps(line) + "\n" for line in lines))
     output = tmp_path / "predictions.jsonl"
-    allennlp("predict", str(serialization_dir / "model.tar.gz"), str(inputs), "--output-file", str(output),
-             "--silent", environment=environment)
+    allennlp(
+        "predict",
+        str(serialization_dir / "model.tar.gz"),
+        str(inputs),
+        "--output-file",
+        str(output),
+        "--silent",
+        environment=environment,
+    )
     answer, error = [json.loads(line) for line in output.read_text().splitlines()]
     assert passage[answer["start"] : answer["end"]] == answer["answer"]
     assert 0 < answer["token_end"] - answer["token_start"] <= 17

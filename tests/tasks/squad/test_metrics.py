@@ -1,4 +1,5 @@
 """The official SQuAD v1.1 exact match and F1, on cases worked out by hand."""
+
 import pytest
 
 from tasks.squad.metrics import SquadV1EmF1, exact_match, f1_score, normalize_answer

@@ -1,4 +1,5 @@
 """The SQuAD model and its span decoding, the predictor, and every SQuAD config as shipped."""
+
 from pathlib import Path
 
 import pytest
@@ -7,12 +8,12 @@ from allennlp.common import Params
 from allennlp.data import Batch, DatasetReader, Vocabulary
 from allennlp.models import Model
 
-from tests.helpers.squad_data import write_squad
 from tasks.squad.bidaf import BidafSquadV1
 from tasks.squad.model import BidafSelfAttention
 from tasks.squad.predictor import SquadAnswererPredictor
 from tasks.squad.spans import best_spans
 from tests.helpers.repository import ROOT
+from tests.helpers.squad_data import write_squad
 
 CONFIGS = sorted(str(path.relative_to(ROOT)) for path in ROOT.glob("configs/**/squad_*.jsonnet"))
 
@@ -143,5 +144,6 @@ def test_the_predictor_answers_raw_text_with_character_offsets(squad_environment
         assert passage[answer["start"] : answer["end"]] == answer["answer"]
         assert 0.0 < answer["score"] <= 1.0
         assert predictor.predict_json({"passage": passage}) == {
-            "error": 'expected a JSON object with a "question" string', "input": {"passage": passage}
+            "error": 'expected a JSON object with a "question" string',
+            "input": {"passage": passage},
         }

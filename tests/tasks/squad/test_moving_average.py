@@ -1,4 +1,5 @@
 """The resumable moving average: what the trainer validates, saves and resumes is the average."""
+
 from typing import Dict
 
 import torch

@@ -1,4 +1,5 @@
 """Fixtures of the SRL tests."""
+
 import pytest
 from allennlp.common import Lazy
 from allennlp.data import Vocabulary

@@ -2,6 +2,7 @@
 docs/srl.md's commands, run as a user runs them from the repository root: `allennlp train`,
 `evaluate` and `predict`, and scripts/compare_srl_scores.py.
 """
+
 import contextlib
 import io
 import json
@@ -14,12 +15,10 @@ import pytest
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from tests.helpers.srl_data import expected_frames, write_fixtures
 from tests.helpers.repository import ROOT, allennlp
+from tests.helpers.srl_data import expected_frames, write_fixtures
 
 TINY_SRL = json.dumps({"model.encoder.hidden_size": 8, "model.encoder.num_layers": 2, "trainer.num_epochs": 2})
-
-
 
 
 @pytest.fixture(scope="module")
@@ -29,13 +28,25 @@ def trained(tmp_path_factory, tiny_elmo):
     conllu, _ = write_fixtures(directory)
     environment = dict(os.environ)
     environment.update(
-        SRL_DATA_FORMAT="universal_propbank", SRL_TRAIN_DATA=str(conllu), SRL_DEV_DATA=str(conllu),
-        SRL_TEST_DATA=str(conllu), SRL_WORD_VECTORS="", SRL_PREDICATE_MODEL="",
-        ELMO_OPTIONS_FILE=str(tiny_elmo[0]), ELMO_WEIGHT_FILE=str(tiny_elmo[1]),
+        SRL_DATA_FORMAT="universal_propbank",
+        SRL_TRAIN_DATA=str(conllu),
+        SRL_DEV_DATA=str(conllu),
+        SRL_TEST_DATA=str(conllu),
+        SRL_WORD_VECTORS="",
+        SRL_PREDICATE_MODEL="",
+        ELMO_OPTIONS_FILE=str(tiny_elmo[0]),
+        ELMO_WEIGHT_FILE=str(tiny_elmo[1]),
     )
     allennlp("train", "configs/srl_elmo.jsonnet", "-s", str(directory / "srl"), "-o", TINY_SRL, environment=environment)
-    allennlp("train", "configs/srl_predicates.jsonnet", "-s", str(directory / "predicates"),
-             "-o", json.dumps({"trainer.num_epochs": 2}), environment=environment)
+    allennlp(
+        "train",
+        "configs/srl_predicates.jsonnet",
+        "-s",
+        str(directory / "predicates"),
+        "-o",
+        json.dumps({"trainer.num_epochs": 2}),
+        environment=environment,
+    )
     return directory, conllu, environment
 
 
@@ -53,8 +64,14 @@ def evaluated(trained):
     """What `allennlp evaluate` reports for the trained SRL model on the fixture."""
     directory, conllu, environment = trained
     output = directory / "evaluation.json"
-    allennlp("evaluate", str(directory / "srl" / "model.tar.gz"), str(conllu), "--output-file", str(output),
-             environment=environment)
+    allennlp(
+        "evaluate",
+        str(directory / "srl" / "model.tar.gz"),
+        str(conllu),
+        "--output-file",
+        str(output),
+        environment=environment,
+    )
     return json.loads(output.read_text())
 
 
@@ -109,8 +126,17 @@ def test_predict_finds_predicates_and_labels_their_arguments(trained, tmp_path):
     inputs.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     output = tmp_path / "predictions.jsonl"
     predictor_args = json.dumps({"predicate_model": str(directory / "predicates" / "model.tar.gz")})
-    allennlp("predict", str(directory / "srl" / "model.tar.gz"), str(inputs), "--output-file", str(output),
-             "--predictor-args", predictor_args, "--silent", environment=environment)
+    allennlp(
+        "predict",
+        str(directory / "srl" / "model.tar.gz"),
+        str(inputs),
+        "--output-file",
+        str(output),
+        "--predictor-args",
+        predictor_args,
+        "--silent",
+        environment=environment,
+    )
     predictions = [json.loads(line) for line in output.read_text().splitlines()]
     assert len(predictions) == 4
     assert predictions[0]["tokens"] == ["Ada", "repaired", "the", "old", "bridge", "."]
@@ -119,7 +145,7 @@ def test_predict_finds_predicates_and_labels_their_arguments(trained, tmp_path):
     sold = predictions[1]["frames"]
     assert [frame["predicate"] for frame in sold] == [{"text": "sold", "token_index": 2, "start": 10, "end": 14}]
     for argument in sold[0]["arguments"]:
-        assert "The pilot sold it."[argument["start"]:argument["end"]] == argument["text"]
+        assert "The pilot sold it."[argument["start"] : argument["end"]] == argument["text"]
         assert argument["label"] != "V" and 0 <= argument["token_start"] < argument["token_end"] <= 5
     assert predictions[2] == {"error": "the sentence is empty", "input": {"sentence": ""}}
     assert predictions[3]["error"] == '"predicates" must be a list of word indices from 0 to 2'
@@ -130,12 +156,21 @@ def test_the_srl_archive_alone_finds_the_predicates_of_raw_text(trained, tmp_pat
     directory, _, environment = trained
     inputs, output = tmp_path / "input.jsonl", tmp_path / "predictions.jsonl"
     inputs.write_text(json.dumps({"sentence": "Ada repaired the old bridge."}) + "\n", encoding="utf-8")
-    allennlp("predict", str(directory / "srl" / "model.tar.gz"), str(inputs), "--output-file", str(output),
-             "--silent", environment=environment)
+    allennlp(
+        "predict",
+        str(directory / "srl" / "model.tar.gz"),
+        str(inputs),
+        "--output-file",
+        str(output),
+        "--silent",
+        environment=environment,
+    )
     (prediction,) = [json.loads(line) for line in output.read_text().splitlines()]
     assert "error" not in prediction
     predictor = Predictor.from_archive(load_archive(str(directory / "srl" / "model.tar.gz")))
-    found = predictor._tag_predicates([predictor._tokenized({"sentence": "Ada repaired the old bridge."}, "sentence")[1]])
+    found = predictor._tag_predicates(
+        [predictor._tokenized({"sentence": "Ada repaired the old bridge."}, "sentence")[1]]
+    )
     assert [frame["predicate"]["token_index"] for frame in prediction["frames"]] == found[0]
     metrics = json.loads((directory / "srl" / "metrics.json").read_text())
     assert 0 <= metrics["best_validation_predicate-f1"] <= 1 and "test_predicate-f1" in metrics
@@ -158,6 +193,7 @@ def test_predictor_on_data_file_instances_gives_one_frame_each(trained):
     instances = list(archive.validation_dataset_reader.read(str(conllu)))[:2]
     results = predictor.predict_batch_instance(instances)
     assert [result["frames"][0]["predicate"] for result in results] == [
-        {"text": "repaired", "token_index": 1}, {"text": "built", "token_index": 3}
+        {"text": "repaired", "token_index": 1},
+        {"text": "built", "token_index": 3},
     ]
     assert all("start" not in argument for result in results for argument in result["frames"][0]["arguments"])

@@ -4,6 +4,7 @@ srl-eval.pl (through allennlp-models' SrlEvalScorer) on random ones, and the cas
 `span_f1` (SpanBasedF1Measure, what AllenNLP's SRL model reported until allenai/allennlp#3164,
 August 2019) counts differently.
 """
+
 import random
 import shutil
 
@@ -63,7 +64,8 @@ def test_a_continuation_joins_the_argument_before_it():
 
 def test_a_continuation_without_its_argument_is_that_argument():
     assert proposition_arguments(["B-C-ARG1", "B-V", "B-C-V"]) == [
-        Argument("ARG1", ((0, 0),)), Argument("V", ((1, 1), (2, 2)))
+        Argument("ARG1", ((0, 0),)),
+        Argument("V", ((1, 1), (2, 2))),
     ]
     assert official(["B-C-ARG1", "B-V"], ["B-ARG1", "B-V"]) == (1, 0, 0)
 
@@ -77,14 +79,20 @@ def test_references_are_arguments_of_their_own_and_c_v_is_the_predicate():
 
 def test_an_invalid_i_tag_opens_a_span_as_the_script_reads_it():
     assert bio_spans(["O", "I-ARG0", "I-ARG0", "B-V", "I-ARG1", "I-ARG2"]) == [
-        (1, 2, "ARG0"), (3, 3, "V"), (4, 4, "ARG1"), (5, 5, "ARG2")
+        (1, 2, "ARG0"),
+        (3, 3, "V"),
+        (4, 4, "ARG1"),
+        (5, 5, "ARG2"),
     ]
     assert official(["O", "I-ARG0", "I-ARG0", "B-V"], ["O", "B-ARG0", "I-ARG0", "B-V"]) == (1, 0, 0)
 
 
 def test_metric_reports_micro_averages_and_per_label_scores():
     metric = Conll2005SrlScore()
-    metric([["B-ARG0", "B-V", "B-ARG1"], ["B-ARG0", "B-V", "O"]], [["B-ARG0", "B-V", "B-ARG1"], ["B-ARG1", "B-V", "B-ARG2"]])
+    metric(
+        [["B-ARG0", "B-V", "B-ARG1"], ["B-ARG0", "B-V", "O"]],
+        [["B-ARG0", "B-V", "B-ARG1"], ["B-ARG1", "B-V", "B-ARG2"]],
+    )
     scores = metric.get_metric(reset=True)
     # correct 2 (ARG0, ARG1), excess 1 (ARG0), missed 2 (ARG1, ARG2)
     assert scores["precision-overall"] == pytest.approx(2 / 3)
@@ -128,12 +136,19 @@ def test_counts_equal_the_official_script_on_random_propositions(seed):
         sentences.append([f"w{index}" for index in range(length)])
         verbs.append(rng.randrange(length))
     script = SrlEvalScorer(ignore_classes=["V"])
-    script(verbs, sentences, [convert_bio_tags_to_conll_format(t) for t in predicted_sequences],
-           [convert_bio_tags_to_conll_format(t) for t in gold_sequences])
+    script(
+        verbs,
+        sentences,
+        [convert_bio_tags_to_conll_format(t) for t in predicted_sequences],
+        [convert_bio_tags_to_conll_format(t) for t in gold_sequences],
+    )
     ours = Conll2005SrlScore()
     ours(predicted_sequences, gold_sequences)
-    for name, theirs in (("correct", script._true_positives), ("excess", script._false_positives),
-                         ("missed", script._false_negatives)):
+    for name, theirs in (
+        ("correct", script._true_positives),
+        ("excess", script._false_positives),
+        ("missed", script._false_negatives),
+    ):
         assert dict(ours._counts[name]) == {label: count for label, count in theirs.items() if count}, name
     assert ours.get_metric()["f1-measure-overall"] == pytest.approx(script.get_metric()["f1-measure-overall"])
 
@@ -141,6 +156,7 @@ def test_counts_equal_the_official_script_on_random_propositions(seed):
 # Where AllenNLP's span_f1 counts differently: its `_handle_continued_spans` merges every span whose
 # label *contains* the continued label (a substring test) into one span from the first start to the
 # last end, and it only ignores "V", not "C-V".
+
 
 def test_span_f1_lets_a_c_v_swallow_every_label_containing_v():
     gold = ["B-ARG0", "B-V", "B-C-V", "B-ARGM-ADV", "O"]
@@ -181,13 +197,15 @@ def test_allennlp_srl_model_scored_the_per_word_argmax_not_the_decoded_tags(tiny
     # probabilities, whose per-word argmax can be an invalid sequence; only `decode` (the predictor)
     # ran constrained Viterbi. Here the argmax breaks a four-word ARG1 in three; our model's decoding keeps it whole.
     labels = ["O", "B-V", "B-ARG1", "I-ARG1", "I-ARG2"]
-    probabilities = torch.tensor([
-        [0.01, 0.97, 0.01, 0.005, 0.005],
-        [0.05, 0.01, 0.80, 0.10, 0.04],
-        [0.05, 0.01, 0.04, 0.60, 0.30],
-        [0.05, 0.01, 0.04, 0.40, 0.50],  # argmax I-ARG2: invalid after I-ARG1
-        [0.05, 0.01, 0.04, 0.60, 0.30],
-    ])
+    probabilities = torch.tensor(
+        [
+            [0.01, 0.97, 0.01, 0.005, 0.005],
+            [0.05, 0.01, 0.80, 0.10, 0.04],
+            [0.05, 0.01, 0.04, 0.60, 0.30],
+            [0.05, 0.01, 0.04, 0.40, 0.50],  # argmax I-ARG2: invalid after I-ARG1
+            [0.05, 0.01, 0.04, 0.60, 0.30],
+        ]
+    )
     gold = ["B-V", "B-ARG1", "I-ARG1", "I-ARG1", "I-ARG1"]
     argmax = [labels[index] for index in probabilities.argmax(dim=-1).tolist()]
     model = tiny_srl_model(labels)

@@ -1,4 +1,5 @@
 """The SRL configs as shipped, on fixtures we wrote: every one builds, trains, saves, loads and decodes."""
+
 import json
 import random
 from pathlib import Path
@@ -11,8 +12,8 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch, DatasetReader, Vocabulary
 from allennlp.models import Model
 
-from tests.helpers.srl_data import write_fixtures
 from tests.helpers.repository import ROOT
+from tests.helpers.srl_data import write_fixtures
 
 SRL_CONFIGS = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "configs").glob("**/srl_*.jsonnet"))
 # The paper's 8 x 300 encoder is built once below; the other checks build and train a tiny one.
@@ -62,7 +63,11 @@ def test_every_config_asks_for_the_papers_encoder_and_builds(srl_environment, tm
     assert trainer["validation_metric"] in ("+f1-measure-overall", "+predicate-f1")
     if settings["model"]["type"] == "deep_srl":
         encoder = settings["model"]["encoder"]
-        assert (encoder["hidden_size"], encoder["num_layers"], encoder["recurrent_dropout_probability"]) == (300, 8, 0.1)
+        assert (encoder["hidden_size"], encoder["num_layers"], encoder["recurrent_dropout_probability"]) == (
+            300,
+            8,
+            0.1,
+        )
         assert trainer["optimizer"] == {"type": "adadelta", "lr": 1.0, "rho": 0.95} and trainer["grad_clipping"] == 1.0
     build(tiny(config, tmp_path))  # the full 8 x 300 encoder takes ~9 s to build: built once, below
 

@@ -1,4 +1,5 @@
 """The SST configs as shipped, on tiny fixtures, through AllenNLP's own model checks."""
+
 import copy
 import json
 
@@ -14,17 +15,19 @@ from tasks.sst.model import ElmoBcn
 
 # The shipped network at a tenth of its width (archiving its 10M parameters alone takes seconds), two
 # epochs, and no padding noise: the check compares two loaders' first batches, drawn one after the other.
-SMALL = json.dumps({
-    "trainer.num_epochs": 2,
-    "data_loader.batch_sampler.padding_noise": 0.0,
-    "model.text_field_embedder.token_embedders.tokens.embedding_dim": 30,
-    "model.pre_encode_feedforward.hidden_dims": [30],
-    "model.encoder.input_size": 30,
-    "model.encoder.hidden_size": 30,
-    "model.integrator.input_size": 180,
-    "model.integrator.hidden_size": 30,
-    "model.output_layer.hidden_dims": [120, 60, 5],
-})
+SMALL = json.dumps(
+    {
+        "trainer.num_epochs": 2,
+        "data_loader.batch_sampler.padding_noise": 0.0,
+        "model.text_field_embedder.token_embedders.tokens.embedding_dim": 30,
+        "model.pre_encode_feedforward.hidden_dims": [30],
+        "model.encoder.input_size": 30,
+        "model.encoder.hidden_size": 30,
+        "model.integrator.input_size": 180,
+        "model.integrator.hidden_size": 30,
+        "model.output_layer.hidden_dims": [120, 60, 5],
+    }
+)
 
 
 class TestElmoBcn(ModelTestCase):
@@ -50,7 +53,9 @@ class TestElmoBcn(ModelTestCase):
         seen = {}
         hooks = [
             self.model._pre_encode_feedforward.register_forward_hook(lambda m, i, o: seen.update(input=i[0].shape)),
-            self.model._self_attentive_pooling_projection.register_forward_hook(lambda m, i, o: seen.update(output=i[0].shape)),
+            self.model._self_attentive_pooling_projection.register_forward_hook(
+                lambda m, i, o: seen.update(output=i[0].shape)
+            ),
         ]
         self.model.forward_on_instances(self.instances[:2])
         for hook in hooks:
