@@ -1,9 +1,10 @@
 """
 Makes AllenNLP 2.10.1 (archived; written for torch < 1.13) run on torch 2.x.
 
-Loaded first from `.allennlp_plugins`, and imported by `tasks` and `data_readers`, so the fixes are
-in place before any config is built, whether the suite runs through the `allennlp` command or as a
-library. Nothing here edits an installed package; each fix says which break it mends:
+Imported first by `tasks` and `data_readers` (so also by the `allennlp` command, which loads
+`tasks.plugin`), so the fixes are in place before any config is built, whether the suite runs
+through the `allennlp` command or as a library. Nothing here edits an installed package; each fix
+says which break it mends:
 
 1. `torch.optim.lr_scheduler.ReduceLROnPlateau` lost its `verbose` argument (torch 2.7), and
    AllenNLP's `reduce_on_plateau` scheduler always passes it, so building a trainer that uses it
@@ -22,12 +23,12 @@ Not torch breaks, but AllenNLP's own, each mended in its module:
    one line that is not UTF-8 stops the whole run without a line number (`predict_input.py`).
 7. An empty data file is read without a word and fails far later (`empty_data.py`).
 """
+
 import logging
 from typing import List, Union
 
 import numpy
 import torch
-
 from allennlp.training.learning_rate_schedulers.learning_rate_scheduler import (
     LearningRateScheduler,
     _PyTorchLearningRateSchedulerWithMetricsWrapper,
@@ -83,9 +84,7 @@ class ReduceOnPlateauLearningRateScheduler(_PyTorchLearningRateSchedulerWithMetr
 
 def _numpy_scalar_types() -> list:
     """The picklable pieces of a numpy scalar: the reconstructor, `dtype` and its concrete classes."""
-    float_and_int_dtypes = [
-        numpy.dtype(name) for name in ("float16", "float32", "float64", "int32", "int64", "bool")
-    ]
+    float_and_int_dtypes = [numpy.dtype(name) for name in ("float16", "float32", "float64", "int32", "int64", "bool")]
     return [numpy.core.multiarray.scalar, numpy.dtype] + [type(d) for d in float_and_int_dtypes]
 
 

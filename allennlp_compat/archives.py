@@ -10,6 +10,7 @@ archive, naming it and the member, unless every member is a plain file or folder
 extraction folder; it then extracts with Python's `data` filter as well. A file that is not a
 gzipped tar archive (truncated, or something else) is refused with its name too.
 """
+
 import logging
 import shutil
 import tarfile

@@ -16,6 +16,7 @@ under `--recover` with only the `best_*` metrics: the trainer catches up through
 epochs without computing their metrics, so `metrics.json` lacks the last epoch's `training_*` and
 `validation_*` values. We fill what is missing from the last epoch's own `metrics_epoch_<N>.json`.
 """
+
 import json
 import os
 import re

@@ -10,6 +10,7 @@ data, which its reader kept when the loader was built. We register a replacement
 whole test set again: the test metrics are then those of a single-process `allennlp evaluate` of
 the best weights.
 """
+
 import logging
 from typing import Any, Dict
 

@@ -8,6 +8,7 @@ read whole in one process that gives no instance raises a `ConfigurationError` a
 read. A process that reads only its share of a file (distributed training, data-loader workers)
 may rightly get none, so it is not checked.
 """
+
 from typing import Iterator
 
 from allennlp.common import util

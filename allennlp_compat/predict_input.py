@@ -10,6 +10,7 @@ order mark on the first line is dropped). A blank line or one that is not UTF-8 
 `{"error": ..., "input": ...}` in its place; for any other predictor a blank line is skipped as
 before, and a line that is not UTF-8 stops the run naming the file and the line.
 """
+
 import sys
 from contextlib import nullcontext
 from typing import Iterator

@@ -8,6 +8,7 @@ The tags are converted to the model's coding scheme (BIOUL by default, as in the
 BiLSTM-CRF); any line that does not fit stops reading with the file, the line number and what
 was expected.
 """
+
 import logging
 import re
 from pathlib import Path
@@ -111,8 +112,7 @@ class Conll2003NerReader(DatasetReader):
                 raise DataFormatError(
                     path,
                     line_number,
-                    f"expected 4 space-separated columns (word POS chunk NER), found "
-                    f"{len(columns)}: {line!r}",
+                    f"expected 4 space-separated columns (word POS chunk NER), found {len(columns)}: {line!r}",
                 )
             tag = columns[3]
             if not self._tag_pattern.fullmatch(tag):
@@ -126,7 +126,6 @@ class Conll2003NerReader(DatasetReader):
             tags.append(tag)
         if words:
             yield words, tags
-
 
     def text_to_instance(  # type: ignore
         self, tokens: List[Token], iob1_tags: Optional[List[str]] = None

@@ -15,6 +15,7 @@ another number of columns, a coreference part of another form, a cluster closed 
 open, a mention still open at the end of its sentence (mentions lie within one sentence, which
 is also all the model can propose), a token line outside a document.
 """
+
 import logging
 import random
 import re
@@ -89,7 +90,8 @@ def read_conll2012(path: Path) -> Iterator[CorefDocument]:
         for cluster_id, stack in open_mentions.items():
             if stack:
                 raise DataFormatError(
-                    path, stack[-1][1],
+                    path,
+                    stack[-1][1],
                     f"a mention of cluster {cluster_id} opens here and is not closed by the end of its "
                     f"sentence (line {line_number}): expected '{cluster_id})' on a later token of the sentence",
                 )
@@ -103,11 +105,17 @@ def read_conll2012(path: Path) -> Iterator[CorefDocument]:
         stripped = line.strip()
         if stripped.startswith("#begin document"):
             if document is not None:
-                raise DataFormatError(path, line_number, f"document {document.document_id!r} (line {begin_line}) "
-                                      "is not closed: expected '#end document' before the next '#begin document'")
+                raise DataFormatError(
+                    path,
+                    line_number,
+                    f"document {document.document_id!r} (line {begin_line}) "
+                    "is not closed: expected '#end document' before the next '#begin document'",
+                )
             match = _BEGIN.fullmatch(stripped)
             if not match:
-                raise DataFormatError(path, line_number, f"expected '#begin document (NAME); part N', found {stripped!r}")
+                raise DataFormatError(
+                    path, line_number, f"expected '#begin document (NAME); part N', found {stripped!r}"
+                )
             document, begin_line = CorefDocument(match.group(1), int(match.group(2))), line_number
             continue
         if stripped.startswith(_END):
@@ -124,11 +132,14 @@ def read_conll2012(path: Path) -> Iterator[CorefDocument]:
         if stripped.startswith("#"):
             continue  # other comment lines
         if document is None:
-            raise DataFormatError(path, line_number, "a token line outside a document: expected '#begin document' first")
+            raise DataFormatError(
+                path, line_number, "a token line outside a document: expected '#begin document' first"
+            )
         columns = _columns(line)
         if len(columns) < MIN_COLUMNS:
             raise DataFormatError(
-                path, line_number,
+                path,
+                line_number,
                 f"expected at least {MIN_COLUMNS} columns (document id, part, word number, word, POS, parse, "
                 f"lemma, frameset, sense, speaker, entities, [predicate arguments], coreference), found {len(columns)}",
             )
@@ -136,7 +147,8 @@ def read_conll2012(path: Path) -> Iterator[CorefDocument]:
             sentence_columns = (len(columns), line_number)
         elif len(columns) != sentence_columns[0]:
             raise DataFormatError(
-                path, line_number,
+                path,
+                line_number,
                 f"expected {sentence_columns[0]} columns, as on the sentence's first line ({sentence_columns[1]}), "
                 f"found {len(columns)}",
             )
@@ -145,8 +157,11 @@ def read_conll2012(path: Path) -> Iterator[CorefDocument]:
         words.append(columns[WORD_COLUMN])
         speakers.append(columns[SPEAKER_COLUMN])
     if document is not None:
-        raise DataFormatError(path, line_number, f"the file ends inside document {document.document_id!r} "
-                              f"(line {begin_line}): expected '#end document'")
+        raise DataFormatError(
+            path,
+            line_number,
+            f"the file ends inside document {document.document_id!r} (line {begin_line}): expected '#end document'",
+        )
 
 
 def _columns(line: str) -> List[str]:
@@ -174,7 +189,8 @@ def _read_coreference(
         match = _COREF_PART.fullmatch(part)
         if not match:
             raise DataFormatError(
-                path, line_number,
+                path,
+                line_number,
                 f"coreference column {value!r}: expected '-' or '|'-separated parts like '(12', '12)' or '(12)'",
             )
         single, opening, closing = match.groups()
@@ -190,8 +206,6 @@ def _read_coreference(
                 )
             start, _ = open_mentions[cluster_id].pop()
             clusters.setdefault(cluster_id, []).append((start, token))
-
-
 
 
 @DatasetReader.register("conll2012_coref")
@@ -275,8 +289,15 @@ class Conll2012CorefReader(ConllCorefReader):
         logger.info(
             "%s: %d documents (%d cropped to %s sentences), %d sentences, %d tokens, %d mentions (%d annotated "
             "twice: their clusters merged), %d singleton clusters%s",
-            path, counts["documents"], counts["cropped"], self._max_training_sentences, counts["sentences"],
-            counts["tokens"], counts["mentions"], counts["repeated"], counts["singletons"],
+            path,
+            counts["documents"],
+            counts["cropped"],
+            self._max_training_sentences,
+            counts["sentences"],
+            counts["tokens"],
+            counts["mentions"],
+            counts["repeated"],
+            counts["singletons"],
             " (removed)" if self._remove_singleton_clusters else "",
         )
 

@@ -13,6 +13,7 @@ a predicate, or a nested bracket quietly shift or garble the frames (it pairs fr
 predicates by position). This one stops at the first such line with the file, the line and what
 was expected, and otherwise reads exactly what AllenNLP reads.
 """
+
 import logging
 import re
 from pathlib import Path
@@ -24,8 +25,8 @@ from allennlp.data import DatasetReader
 from allennlp.data.token_indexers import TokenIndexer
 from allennlp_models.common.ontonotes import Ontonotes
 
-from data_readers.errors import DataFormatError
-from data_readers.srl_frames import PropBankSentence, SrlFramesReader, numbered_lines
+from data_readers.errors import DataFormatError, numbered_lines
+from data_readers.srl_frames import PropBankSentence, SrlFramesReader
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +79,9 @@ class Conll2012SrlReader(SrlFramesReader):
         )
         if not files:
             domain = f" in domain {self._domain_identifier!r}" if self._domain_identifier else ""
-            raise ConfigurationError(f"{path}: no *gold_conll files{domain} (CoNLL-2012 SRL data: a file or a directory)")
+            raise ConfigurationError(
+                f"{path}: no *gold_conll files{domain} (CoNLL-2012 SRL data: a file or a directory)"
+            )
         return files
 
 
@@ -100,14 +103,18 @@ def _read_sentence(path: Path, first_line: int, rows: List[Tuple[int, List[str]]
     for line_number, columns in rows:
         if len(columns) < MINIMUM_COLUMNS:
             raise DataFormatError(
-                path, line_number,
-                f"expected at least {MINIMUM_COLUMNS} whitespace-separated columns ({COLUMN_NAMES}), found {len(columns)}",
+                path,
+                line_number,
+                f"expected at least {MINIMUM_COLUMNS} whitespace-separated columns ({COLUMN_NAMES}), found "
+                f"{len(columns)}",
             )
         if len(columns) != width:
             raise DataFormatError(
-                path, line_number,
+                path,
+                line_number,
                 f"expected {width} columns, as on line {first_line} where this sentence starts "
-                f"({FIXED_COLUMNS} fixed, {width - MINIMUM_COLUMNS} argument columns, coreference), found {len(columns)}",
+                f"({FIXED_COLUMNS} fixed, {width - MINIMUM_COLUMNS} argument columns, coreference), found "
+                f"{len(columns)}",
             )
         if columns[PARSE].count("*") != 1:
             raise DataFormatError(path, line_number, f"parse bit {columns[PARSE]!r}: expected exactly one '*'")
@@ -115,7 +122,9 @@ def _read_sentence(path: Path, first_line: int, rows: List[Tuple[int, List[str]]
     try:
         sentence = Ontonotes()._conll_rows_to_sentence([" ".join(columns) for _, columns in rows])
     except (ValueError, IndexError) as error:
-        raise DataFormatError(path, first_line, f"AllenNLP's OntoNotes parser failed on this sentence: {error}") from None
+        raise DataFormatError(
+            path, first_line, f"AllenNLP's OntoNotes parser failed on this sentence: {error}"
+        ) from None
     return PropBankSentence(
         words=sentence.words,
         predicates=predicates,
@@ -138,13 +147,15 @@ def _predicates(path: Path, rows: List[Tuple[int, List[str]]]) -> List[int]:
             if len(argument_columns) == 1 and not spans:
                 continue  # a sentence without predicates may carry one empty argument column
             raise DataFormatError(
-                path, rows[0][0],
+                path,
+                rows[0][0],
                 f"argument column {number} (column {column + 1}) marks no predicate: expected (V*) on its "
                 f"predicate's line, one argument column per predicate",
             )
         if len(verbs) > 1:
             raise DataFormatError(
-                path, rows[verbs[1][0]][0],
+                path,
+                rows[verbs[1][0]][0],
                 f"argument column {number} (column {column + 1}) marks a second predicate (the first, V, on line "
                 f"{rows[verbs[0][0]][0]}): expected one (V*) per argument column",
             )
@@ -153,7 +164,8 @@ def _predicates(path: Path, rows: List[Tuple[int, List[str]]]) -> List[int]:
         predicate = with_lemma[0] if with_lemma else first
         if predicate in predicate_of_line:
             raise DataFormatError(
-                path, rows[predicate][0],
+                path,
+                rows[predicate][0],
                 f"argument columns {predicate_of_line[predicate]} and {number} mark the same predicate: "
                 "expected one argument column per predicate",
             )
@@ -162,7 +174,9 @@ def _predicates(path: Path, rows: List[Tuple[int, List[str]]]) -> List[int]:
     return predicates
 
 
-def _column_spans(path: Path, rows: List[Tuple[int, List[str]]], column: int, number: int) -> List[Tuple[int, int, str]]:
+def _column_spans(
+    path: Path, rows: List[Tuple[int, List[str]]], column: int, number: int
+) -> List[Tuple[int, int, str]]:
     """`(first word, last word, label)` of each bracketed span in one argument column."""
     spans: List[Tuple[int, int, str]] = []
     open_label: Optional[str] = None
@@ -172,13 +186,12 @@ def _column_spans(path: Path, rows: List[Tuple[int, List[str]]], column: int, nu
         cell = columns[column]
         match = _ARGUMENT_CELL.fullmatch(cell)
         if match is None:
-            raise DataFormatError(
-                path, line_number, f"{where}: expected *, (LABEL*, *) or (LABEL*), found {cell!r}"
-            )
+            raise DataFormatError(path, line_number, f"{where}: expected *, (LABEL*, *) or (LABEL*), found {cell!r}")
         if match["label"]:
             if open_label is not None:
                 raise DataFormatError(
-                    path, line_number,
+                    path,
+                    line_number,
                     f"{where} opens {match['label']} while {open_label}, opened on line {rows[open_word][0]}, "
                     "is still open: expected one span at a time (arguments of a predicate do not nest)",
                 )
@@ -190,7 +203,8 @@ def _column_spans(path: Path, rows: List[Tuple[int, List[str]]], column: int, nu
             open_label = None
     if open_label is not None:
         raise DataFormatError(
-            path, rows[-1][0],
+            path,
+            rows[-1][0],
             f"{where}: {open_label}, opened on line {rows[open_word][0]}, is never closed by the sentence's end",
         )
     return spans

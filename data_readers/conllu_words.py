@@ -9,6 +9,7 @@ nodes (`8.1`) are not words of the sentence and are skipped; in sentences marked
 `# propbank = no-up` (left unannotated) the tags are kept and no roleset is read. The log counts
 all three.
 """
+
 import logging
 from pathlib import Path
 from typing import List, NamedTuple, Optional
@@ -25,7 +26,9 @@ class AnnotatedSentence(NamedTuple):
     words: List[str]
     upos: List[str]
     xpos: List[str]
-    rolesets: List[Optional[str]]  # the PropBank roleset of each predicate; None for other words and unannotated sentences
+    rolesets: List[
+        Optional[str]
+    ]  # the PropBank roleset of each predicate; None for other words and unannotated sentences
 
 
 def read_conllu_words(path: str) -> List[AnnotatedSentence]:
@@ -46,13 +49,19 @@ def read_conllu_words(path: str) -> List[AnnotatedSentence]:
         else:
             columns = line.split("\t")
             if len(columns) < CONLLU_COLUMNS:
-                raise DataFormatError(path, line_number, f"expected the {CONLLU_COLUMNS} tab-separated columns of CoNLL-U, found {len(columns)}")
+                raise DataFormatError(
+                    path,
+                    line_number,
+                    f"expected the {CONLLU_COLUMNS} tab-separated columns of CoNLL-U, found {len(columns)}",
+                )
             if "-" in columns[ID]:
                 skipped["multiword-token lines"] += 1
             elif "." in columns[ID]:
                 skipped["empty nodes"] += 1
             elif not columns[ID].isdigit() or int(columns[ID]) != len(rows) + 1:
-                raise DataFormatError(path, line_number, f"expected word ID {len(rows) + 1} (IDs count 1, 2, ...), found {columns[ID]!r}")
+                raise DataFormatError(
+                    path, line_number, f"expected word ID {len(rows) + 1} (IDs count 1, 2, ...), found {columns[ID]!r}"
+                )
             elif not columns[FORM] or not columns[UPOS] or not columns[XPOS]:
                 raise DataFormatError(path, line_number, "FORM, UPOS and XPOS must not be empty")
             else:
@@ -61,7 +70,9 @@ def read_conllu_words(path: str) -> List[AnnotatedSentence]:
         sentences.append(_sentence(rows, UNANNOTATED in comments, skipped))
     logger.info(
         "%s: %d sentences, %d words, %d predicates with a roleset; skipped %s",
-        path, len(sentences), sum(len(s.words) for s in sentences),
+        path,
+        len(sentences),
+        sum(len(s.words) for s in sentences),
         sum(roleset is not None for s in sentences for roleset in s.rolesets),
         ", ".join(f"{count} {what}" for what, count in skipped.items()),
     )

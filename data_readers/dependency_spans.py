@@ -20,6 +20,7 @@ The rule (docs/srl.md, "From heads to spans"), for a predicate p and its argumen
    column marks `V` or `C-V` (particles: "blow *up*", "break *through*") are one-word `C-V`
    continuations, the scheme CoNLL uses for discontinuous predicates, never grown to subtrees.
 """
+
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -46,8 +47,15 @@ class ConversionCounts:
     by_label: Counter = field(default_factory=Counter)
 
     def add(self, other: "ConversionCounts") -> None:
-        for name in ("arguments", "non_contiguous", "words_dropped", "edge_punctuation_trimmed",
-                     "predicate_in_subtree", "continued_predicates", "predicate_cell_relabelled"):
+        for name in (
+            "arguments",
+            "non_contiguous",
+            "words_dropped",
+            "edge_punctuation_trimmed",
+            "predicate_in_subtree",
+            "continued_predicates",
+            "predicate_cell_relabelled",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.by_label.update(other.by_label)
 

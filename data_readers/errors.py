@@ -1,5 +1,6 @@
 """The error every reader raises for malformed input (where it is, and what was expected), and the
 line reader that raises it for text that is not UTF-8."""
+
 from os import PathLike
 from typing import Iterator, Tuple, Union
 

@@ -12,6 +12,7 @@ shuffling hands each stream's windows to the model in order, and the model carri
 LSTM state from batch to batch (truncated backpropagation through time). The tokens that do not
 fill a last window are dropped (fewer than `num_streams * unroll_steps`), and the log says how many.
 """
+
 import logging
 from pathlib import Path
 from typing import Iterable, Iterator, List
@@ -75,7 +76,12 @@ class LanguageModelStreamsReader(DatasetReader):
         used = windows * self.unroll_steps + 1
         logger.info(
             "%s: %d tokens with sentence boundaries, %d streams of %d, %d batches; %d tokens left unused",
-            path, len(tokens), self.num_streams, used, windows, len(tokens) - used * self.num_streams,
+            path,
+            len(tokens),
+            self.num_streams,
+            used,
+            windows,
+            len(tokens) - used * self.num_streams,
         )
         streams = [tokens[row * stream_length : row * stream_length + used] for row in range(self.num_streams)]
         reversed_streams = [stream[::-1] for stream in streams]
@@ -111,4 +117,7 @@ class LanguageModelStreamsReader(DatasetReader):
 
     def apply_token_indexers(self, instance: Instance) -> None:
         instance["forward"].token_indexers = {"elmo": self._character_indexer, "words": SingleIdTokenIndexer()}
-        instance["backward"].token_indexers = {"elmo": self._character_indexer, "words": _UncountedSingleIdTokenIndexer()}
+        instance["backward"].token_indexers = {
+            "elmo": self._character_indexer,
+            "words": _UncountedSingleIdTokenIndexer(),
+        }

@@ -3,6 +3,7 @@ Predicate identification data: which words of a sentence are PropBank predicates
 same SRL files the role labeller trains on (either format), for the predicate tagger that lets
 the SRL predictor work on raw text.
 """
+
 import logging
 from typing import Dict, Iterable, List, Optional
 
@@ -40,7 +41,8 @@ class PropBankPredicatesReader(DatasetReader):
         super().__init__(**kwargs)
         if not isinstance(frames_reader, SrlFramesReader):
             raise ConfigurationError(
-                f"frames_reader must be an SRL reader (srl_conll2012, srl_universal_propbank), not {type(frames_reader).__name__}"
+                "frames_reader must be an SRL reader (srl_conll2012, srl_universal_propbank), not "
+                f"{type(frames_reader).__name__}"
             )
         self.frames_reader = frames_reader
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}

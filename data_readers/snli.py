@@ -10,6 +10,7 @@ whose `gold_label` is `-` (the annotators reached no majority) are left out, as 
 every SNLI result, and counted in the log. A file without `gold_label` keys reads as unlabelled
 pairs, for prediction; a file that mixes labelled and unlabelled pairs is an error.
 """
+
 import json
 import logging
 from pathlib import Path
@@ -57,7 +58,9 @@ class SnliJsonlReader(SnliReader):
         **kwargs,
     ) -> None:
         if kwargs.pop("combine_input_fields", None):
-            raise ConfigurationError("snli_jsonl keeps the premise and hypothesis apart: combine_input_fields is not supported")
+            raise ConfigurationError(
+                "snli_jsonl keeps the premise and hypothesis apart: combine_input_fields is not supported"
+            )
         super().__init__(
             tokenizer=tokenizer or BlankSpacyTokenizer(),
             token_indexers=token_indexers,
@@ -78,7 +81,9 @@ class SnliJsonlReader(SnliReader):
             if labelled is None:
                 labelled = label is not None
             elif labelled != (label is not None):
-                expected = "a gold_label, as the lines before it have" if labelled else "no gold_label, as the lines before it"
+                expected = (
+                    "a gold_label, as the lines before it have" if labelled else "no gold_label, as the lines before it"
+                )
                 raise DataFormatError(path, line_number, f"expected {expected}: a file is either labelled or not")
             if label == NO_CONSENSUS:
                 counts["no consensus"] += 1
@@ -87,7 +92,10 @@ class SnliJsonlReader(SnliReader):
             yield self.text_to_instance(premise, hypothesis, label)
         logger.info(
             "%s: %d %s pairs read; %d left out: gold_label '-' (no annotator consensus)",
-            path, counts["read"], "labelled" if labelled else "unlabelled", counts["no consensus"],
+            path,
+            counts["read"],
+            "labelled" if labelled else "unlabelled",
+            counts["no consensus"],
         )
 
     def text_to_instance(  # type: ignore
@@ -102,10 +110,12 @@ class SnliJsonlReader(SnliReader):
         fields: Dict[str, Field] = {
             "premise": TextField(premise_tokens),
             "hypothesis": TextField(hypothesis_tokens),
-            "metadata": MetadataField({
-                "premise_tokens": [token.text for token in premise_tokens],
-                "hypothesis_tokens": [token.text for token in hypothesis_tokens],
-            }),
+            "metadata": MetadataField(
+                {
+                    "premise_tokens": [token.text for token in premise_tokens],
+                    "hypothesis_tokens": [token.text for token in hypothesis_tokens],
+                }
+            ),
         }
         if label is not None:
             fields["label"] = LabelField(maybe_collapse_label(label, self.collapse_labels))

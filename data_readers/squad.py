@@ -3,6 +3,7 @@ SQuAD 1.1 in its JSON format (Rajpurkar et al. 2016), read with the checks and c
 of every reader: a malformed record stops reading with the file and the record (article, paragraph,
 question id); anything left out or approximated is counted and logged.
 """
+
 import json
 import logging
 from typing import Any, Dict, Iterable, List, Optional, Tuple
@@ -86,7 +87,9 @@ class SquadV1Reader(DatasetReader):
             title = article.get("title", "") if isinstance(article, dict) else ""
             paragraphs = article.get("paragraphs") if isinstance(article, dict) else None
             if not isinstance(paragraphs, list):
-                raise SquadFormatError(file_path, f"article {article_index} ({title!r})", 'expected a "paragraphs" list')
+                raise SquadFormatError(
+                    file_path, f"article {article_index} ({title!r})", 'expected a "paragraphs" list'
+                )
             for paragraph_index, paragraph in enumerate(paragraphs):
                 where = f"article {article_index} ({title!r}), paragraph {paragraph_index}"
                 context = paragraph.get("context") if isinstance(paragraph, dict) else None
@@ -175,7 +178,9 @@ def _question_and_answers(file_path: str, record: str, question: Any, context: s
         raise SquadFormatError(file_path, record, "an unanswerable (SQuAD 2.0) question: this reader takes SQuAD 1.1")
     answers = question.get("answers")
     if not isinstance(answers, list) or not answers:
-        raise SquadFormatError(file_path, record, 'expected a non-empty "answers" list (SQuAD 1.1 questions all have answers)')
+        raise SquadFormatError(
+            file_path, record, 'expected a non-empty "answers" list (SQuAD 1.1 questions all have answers)'
+        )
     checked = []
     for answer_index, answer in enumerate(answers):
         where = f"{record}, answer {answer_index}"
@@ -187,14 +192,17 @@ def _question_and_answers(file_path: str, record: str, question: Any, context: s
             raise SquadFormatError(file_path, where, 'expected an integer "answer_start"')
         if not 0 <= start <= len(context) - len(answer_text):
             raise SquadFormatError(
-                file_path, where,
+                file_path,
+                where,
                 f"answer_start {start} with an answer of {len(answer_text)} characters is outside the context "
                 f"({len(context)} characters)",
             )
         found = context[start : start + len(answer_text)]
         if found != answer_text:
             raise SquadFormatError(
-                file_path, where, f"the context at answer_start {start} reads {found!r}, not the answer text {answer_text!r}"
+                file_path,
+                where,
+                f"the context at answer_start {start} reads {found!r}, not the answer text {answer_text!r}",
             )
         checked.append((answer_text, start))
     return text.strip(), checked
@@ -224,23 +232,31 @@ def _token_spans(offsets: List[Tuple[int, int]], answers: List[Answer]) -> Tuple
 
 def _log_counts(file_path: str, counts: Dict[str, int], passage_length_limit: Optional[int]) -> None:
     logger.info(
-        "%s: %d questions, %d read, %d dropped", file_path, counts["questions"],
-        counts["questions"] - counts["dropped"], counts["dropped"],
+        "%s: %d questions, %d read, %d dropped",
+        file_path,
+        counts["questions"],
+        counts["questions"] - counts["dropped"],
+        counts["dropped"],
     )
     if counts["inexact"]:
         logger.info(
             "%s: %d answer spans do not start and end on token boundaries; each was widened to whole tokens",
-            file_path, counts["inexact"],
+            file_path,
+            counts["inexact"],
         )
     if counts["first_of_repeats"]:
         logger.info(
             "%s: %d answers occur more than once in their passage and have answer_start at the first occurrence; "
             "if this file's starts were reconstructed as first occurrences, some of these mark the wrong repeat",
-            file_path, counts["first_of_repeats"],
+            file_path,
+            counts["first_of_repeats"],
         )
     if counts["truncated"]:
         logger.warning(
             "%s: %d passages cut to passage_length_limit=%s tokens; %d questions dropped because all their answers "
             "were cut off",
-            file_path, counts["truncated"], passage_length_limit, counts["dropped"],
+            file_path,
+            counts["truncated"],
+            passage_length_limit,
+            counts["dropped"],
         )

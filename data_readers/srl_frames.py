@@ -2,16 +2,14 @@
 What the suite's SRL readers share: a sentence with its PropBank frames as BIO tags, and the
 reader base that turns each frame into one instance of allennlp-models' `srl` layout.
 """
+
 import logging
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterable, Iterator, List, Tuple
+from typing import Iterable, Iterator, List
 
 from allennlp.data import Instance, Token
 from allennlp.data.fields import SequenceLabelField
 from allennlp_models.structured_prediction.dataset_readers.srl import SrlReader
-
-from data_readers.errors import numbered_lines as utf8_lines
 
 logger = logging.getLogger(__name__)
 
@@ -65,14 +63,12 @@ class SrlFramesReader(SrlReader):
                 yield instance
         logger.info(
             "%s: %d frames from %d sentences; %d sentences without a predicate gave no instance",
-            file_path, frames, sentences, without_predicates,
+            file_path,
+            frames,
+            sentences,
+            without_predicates,
         )
 
     def sentences(self, file_path: str) -> Iterator[PropBankSentence]:
         """Every sentence of `file_path`, predicates or not, validated."""
         raise NotImplementedError
-
-
-def numbered_lines(path: Path) -> Iterator[Tuple[int, str]]:
-    """`(line number, line without its end)` for each line of a UTF-8 file; errors name the line."""
-    return ((line_number, line.rstrip("\r\n")) for line_number, line in utf8_lines(path))

@@ -15,6 +15,7 @@ an instance) with what the ELMo paper's setting and honest bookkeeping need:
 - a malformed tree, label or byte stops reading with the file, the line and what was expected,
   and the log says how many trees were read and how many phrases or trees were left out, and why.
 """
+
 import logging
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
@@ -118,9 +119,7 @@ class SstTreesReader(StanfordSentimentTreeBankDatasetReader):
         left_out = [f"{too_short} {what} under {self._min_phrase_tokens} tokens"] if too_short else []
         if unlabelled:
             left_out.append(f"{unlabelled} neutral {what} (no {self._granularity} label)")
-        logger.info(
-            "%s: %d trees, %d %s read; left out: %s", path, trees, kept, what, ", ".join(left_out) or "none"
-        )
+        logger.info("%s: %d trees, %d %s read; left out: %s", path, trees, kept, what, ", ".join(left_out) or "none")
 
     def text_to_instance(  # type: ignore
         self, tokens: Sequence[Union[str, Token]], sentiment: Optional[str] = None
@@ -150,7 +149,9 @@ def parse_tree(path: Path, line_number: int, line: str) -> Tree:
         tree = Tree.fromstring(line)
     except ValueError as error:
         reason = " ".join(" ".join(str(error).splitlines()[:2]).split())
-        raise DataFormatError(path, line_number, f"expected one PTB tree such as (3 (2 a) (3 film)): {reason}") from None
+        raise DataFormatError(
+            path, line_number, f"expected one PTB tree such as (3 (2 a) (3 film)): {reason}"
+        ) from None
     for node in tree.subtrees():
         if node.label() not in SENTIMENT_LABELS:
             raise DataFormatError(path, line_number, f"node label {node.label()!r} is not a sentiment 0-4")

@@ -3,6 +3,7 @@ A part of the training data, for runs sized to a machine and for the paper's sam
 experiment (Peters et al. 2018, §5.4, Figure 1: the metric against the percentage of training data),
 and a part of dev and test, for runs sized to a machine only.
 """
+
 import logging
 import random
 from typing import Iterable, Optional
@@ -59,7 +60,13 @@ class TrainingSubsetReader(DatasetReader):
         chosen = sorted(random.Random(self.seed).sample(range(len(instances)), len(instances))[:kept])
         logger.info(
             "%s: %s on %d of %d instances (fraction %g, limit %s, seed %d)",
-            file_path, self.purpose, kept, len(instances), self.fraction, self.limit, self.seed,
+            file_path,
+            self.purpose,
+            kept,
+            len(instances),
+            self.fraction,
+            self.limit,
+            self.seed,
         )
         for index in chosen:
             yield instances[index]

@@ -5,6 +5,7 @@ AllenNLP's `spacy` tokenizer loads a trained pipeline (`en_core_web_sm`) and dow
 missing, which fails without a network. Tokenisation itself is rule-based in spaCy and lives in
 the blank pipeline; only tagging and parsing need a trained model, and the suite uses neither.
 """
+
 from typing import List, Optional
 
 import spacy
@@ -53,11 +54,7 @@ class BlankSpacyTokenizer(Tokenizer):
         ]
 
     def _with_boundaries(self, tokens: List[Token]) -> List[Token]:
-        return (
-            [Token(text) for text in self._start_tokens]
-            + tokens
-            + [Token(text) for text in self._end_tokens]
-        )
+        return [Token(text) for text in self._start_tokens] + tokens + [Token(text) for text in self._end_tokens]
 
     def _to_params(self):
         return {

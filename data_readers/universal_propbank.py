@@ -11,6 +11,7 @@ turns each head into a span (the rule, its counts on the English EWT data: docs/
 Sentences with `# propbank = no-up` (left unannotated) are skipped, as are empty nodes (IDs such
 as `8.1`, which carry no frames) and multiword-token lines (`1-2`): the log counts all three.
 """
+
 import logging
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
@@ -20,8 +21,8 @@ from allennlp.data import DatasetReader
 from allennlp.data.token_indexers import TokenIndexer
 
 from data_readers.dependency_spans import ConversionCounts, argument_spans, dependency_depths, spans_to_bio
-from data_readers.errors import DataFormatError
-from data_readers.srl_frames import PropBankSentence, SrlFramesReader, numbered_lines
+from data_readers.errors import DataFormatError, numbered_lines
+from data_readers.srl_frames import PropBankSentence, SrlFramesReader
 
 logger = logging.getLogger(__name__)
 
@@ -73,9 +74,14 @@ class UniversalPropBankSrlReader(SrlFramesReader):
         logger.info(
             "%s: skipped %s. Heads to spans: %d arguments, %d not contiguous (%d words left out), %d lost "
             "edge punctuation, %d had the predicate in their subtree; %d particles marked C-V",
-            path, ", ".join(f"{count} {what}" for what, count in skipped.items()),
-            counts.arguments, counts.non_contiguous, counts.words_dropped, counts.edge_punctuation_trimmed,
-            counts.predicate_in_subtree, counts.continued_predicates,
+            path,
+            ", ".join(f"{count} {what}" for what, count in skipped.items()),
+            counts.arguments,
+            counts.non_contiguous,
+            counts.words_dropped,
+            counts.edge_punctuation_trimmed,
+            counts.predicate_in_subtree,
+            counts.continued_predicates,
         )
 
 
@@ -84,6 +90,7 @@ def _sentence_blocks(path: Path) -> Iterator[Tuple[List[str], List[Tuple[int, Li
     comments: List[str] = []
     rows: List[Tuple[int, List[str]]] = []
     for line_number, line in numbered_lines(path):
+        line = line.rstrip("\r\n")
         if not line.strip():
             if rows:
                 yield comments, rows
@@ -94,7 +101,8 @@ def _sentence_blocks(path: Path) -> Iterator[Tuple[List[str], List[Tuple[int, Li
             columns = line.split("\t")
             if len(columns) < FIXED_COLUMNS:
                 raise DataFormatError(
-                    path, line_number,
+                    path,
+                    line_number,
                     f"expected at least {FIXED_COLUMNS} tab-separated columns (the 10 of CoNLL-U, PRED, then one "
                     f"argument column per predicate), found {len(columns)}",
                 )
@@ -112,12 +120,16 @@ def _read_sentence(path: Path, rows: List[Tuple[int, List[str]]], counts: Conver
         extra_empty_column = not predicates and len(columns) == FIXED_COLUMNS + 1 and columns[-1] in ("", EMPTY)
         if len(columns) != expected and not extra_empty_column:
             raise DataFormatError(
-                path, line_number,
+                path,
+                line_number,
                 f"expected {expected} tab-separated columns (the 10 of CoNLL-U, PRED, and one argument column for "
-                f"each of the sentence's {len(predicates)} predicates, those whose PRED is not '_'), found {len(columns)}",
+                f"each of the sentence's {len(predicates)} predicates, those whose PRED is not '_'), found "
+                f"{len(columns)}",
             )
         if columns[ID] != str(word + 1):
-            raise DataFormatError(path, line_number, f"expected word ID {word + 1} (IDs count 1, 2, ...), found {columns[ID]!r}")
+            raise DataFormatError(
+                path, line_number, f"expected word ID {word + 1} (IDs count 1, 2, ...), found {columns[ID]!r}"
+            )
         if not (columns[HEAD].isdigit() and int(columns[HEAD]) <= len(rows)):
             raise DataFormatError(
                 path, line_number, f"HEAD {columns[HEAD]!r}: expected a word ID of this sentence, or 0 for the root"
@@ -137,8 +149,10 @@ def _read_sentence(path: Path, rows: List[Tuple[int, List[str]]], counts: Conver
             label = columns[FIXED_COLUMNS + number].strip()
             if not label:
                 raise DataFormatError(
-                    path, line_number,
-                    f"argument column {number + 1} (column {FIXED_COLUMNS + number + 1}) is empty: expected a label or '_'",
+                    path,
+                    line_number,
+                    f"argument column {number + 1} (column {FIXED_COLUMNS + number + 1}) is empty: expected a label "
+                    "or '_'",
                 )
             if label != EMPTY:
                 arguments.append((word, label))

@@ -8,6 +8,7 @@ and exits 1, listing what is missing, if any name is not registered.
 
     python scripts/check_install.py
 """
+
 import os
 import sys
 from pathlib import Path
@@ -27,16 +28,45 @@ from allennlp.training.moving_average import MovingAverage
 
 REQUIRED = {
     Model: [
-        "bilstm_crf_tagger", "elmo_bcn", "elmo_esim", "e2e_coref", "deep_srl", "predicate_tagger",  # ours
-        "crf_tagger", "srl", "coref", "bidaf", "esim", "bcn",  # allennlp-models
-        "bidaf_self_attention", "bidaf_squad_v1",  # ours (SQuAD)
+        "bilstm_crf_tagger",
+        "elmo_bcn",
+        "elmo_esim",
+        "e2e_coref",
+        "deep_srl",
+        "predicate_tagger",  # ours
+        "crf_tagger",
+        "srl",
+        "coref",
+        "bidaf",
+        "esim",
+        "bcn",  # allennlp-models
+        "bidaf_self_attention",
+        "bidaf_squad_v1",  # ours (SQuAD)
     ],
     DatasetReader: [
-        "conll2003_ner", "sst_trees", "snli_jsonl", "squad_v1", "conll2012_coref",
-        "srl_conll2012", "srl_universal_propbank", "propbank_predicates",  # ours
-        "conll2003", "srl", "coref", "squad", "snli", "sst_tokens",  # allennlp-models
+        "conll2003_ner",
+        "sst_trees",
+        "snli_jsonl",
+        "squad_v1",
+        "conll2012_coref",
+        "srl_conll2012",
+        "srl_universal_propbank",
+        "propbank_predicates",  # ours
+        "conll2003",
+        "srl",
+        "coref",
+        "squad",
+        "snli",
+        "sst_tokens",  # allennlp-models
     ],
-    Predictor: ["ner_tagger", "sentiment_classifier", "entailment_classifier", "squad_answerer", "coref_resolver", "srl_frames"],
+    Predictor: [
+        "ner_tagger",
+        "sentiment_classifier",
+        "entailment_classifier",
+        "squad_answerer",
+        "coref_resolver",
+        "srl_frames",
+    ],
     Tokenizer: ["blank_spacy"],
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
     LearningRateScheduler: ["reduce_on_plateau", "exponential_decay"],
@@ -44,8 +74,16 @@ REQUIRED = {
     Metric: ["conll2012_coref_scores", "conll2005_srl", "span_f1"],
     MovingAverage: ["resumable_exponential"],
     Subcommand: [
-        "export-bilm", "finetune-bilm", "elmo-cache", "elmo-embed", "reproduce", "report",
-        "elmo-similarity", "elmo-index", "elmo-neighbours", "elmo-probe",  # ours (inspect)
+        "export-bilm",
+        "finetune-bilm",
+        "elmo-cache",
+        "elmo-embed",
+        "reproduce",
+        "report",
+        "elmo-similarity",
+        "elmo-index",
+        "elmo-neighbours",
+        "elmo-probe",  # ours (inspect)
     ],
 }
 

@@ -19,25 +19,23 @@ recurrence). So three comparisons are made:
 Sentences: CoNLL-2003 eng.testa in file order (mixed lengths), from SHARED_DATA_DIR, else the
 bundled NER sample's dev file; a last, smaller batch checks the rows a short batch leaves alone.
 """
+
 import argparse
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Dict, List
 
 import numpy
 import torch
+from allennlp.modules.elmo import _ElmoBiLm, batch_to_ids
+
+import tasks  # noqa: F401  (the torch 2.x fixes, before AllenNLP's modules are built)
+from tasks.bilm.weight_file import random_weights, weight_layout, write_elmo_files
+from tasks.elmo import FrozenBilm
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import tasks  # noqa: E402,F401  (the torch 2.x fixes, before AllenNLP's modules are built)
-from allennlp.modules.elmo import _ElmoBiLm, batch_to_ids  # noqa: E402
-
-from tasks.bilm.weight_file import random_weights, weight_layout, write_elmo_files  # noqa: E402
-from tasks.elmo import FrozenBilm  # noqa: E402
 
 
 def sentences_of(path: Path) -> List[List[str]]:
@@ -57,7 +55,10 @@ def weights_for(options: Dict, kind: str, scale: float, seed: int) -> Dict[str, 
     if kind == "uniform":
         return random_weights(options, seed=seed, scale=scale)
     generator = numpy.random.default_rng(seed)
-    return {name: generator.normal(0.0, scale, size=shape).astype(numpy.float32) for name, shape in weight_layout(options).items()}
+    return {
+        name: generator.normal(0.0, scale, size=shape).astype(numpy.float32)
+        for name, shape in weight_layout(options).items()
+    }
 
 
 def build(files: Dict[str, str], implementation: str, dtype: torch.dtype) -> torch.nn.Module:
@@ -71,7 +72,9 @@ def build(files: Dict[str, str], implementation: str, dtype: torch.dtype) -> tor
         torch.set_default_dtype(previous)
 
 
-def run(files: Dict[str, str], implementation: str, dtype: torch.dtype, batches: List[torch.Tensor]) -> List[List[torch.Tensor]]:
+def run(
+    files: Dict[str, str], implementation: str, dtype: torch.dtype, batches: List[torch.Tensor]
+) -> List[List[torch.Tensor]]:
     """Every layer of every batch, read in order with the state carried, in float64 for comparison."""
     bilm = build(files, implementation, dtype)
     with torch.no_grad():
@@ -98,8 +101,13 @@ def allennlp_state(theirs: torch.nn.Module, ours: FrozenBilm):
     hidden, memory = states
     projection, cell = ours.options["lstm"]["projection_dim"], ours.options["lstm"]["dim"]
     return [
-        [(hidden[layer, :, d * projection : (d + 1) * projection].clone(), memory[layer, :, d * cell : (d + 1) * cell].clone())
-         for layer in range(hidden.size(0))]
+        [
+            (
+                hidden[layer, :, d * projection : (d + 1) * projection].clone(),
+                memory[layer, :, d * cell : (d + 1) * cell].clone(),
+            )
+            for layer in range(hidden.size(0))
+        ]
         for d in range(2)
     ]
 
@@ -112,7 +120,12 @@ def largest_difference(first: List[List[torch.Tensor]], second: List[List[torch.
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--options", required=True, help="a bilm-tf options.json (the architecture)")
-    parser.add_argument("--weights", choices=["normal", "uniform"], default="normal", help="random weights: N(0, scale) or U(-scale, scale)")
+    parser.add_argument(
+        "--weights",
+        choices=["normal", "uniform"],
+        default="normal",
+        help="random weights: N(0, scale) or U(-scale, scale)",
+    )
     parser.add_argument("--scale", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch-size", type=int, default=32)
@@ -124,13 +137,20 @@ def main() -> None:
     data = shared / "conll2003" / "eng.testa"
     sentences = sentences_of(data if data.is_file() else ROOT / "bundled" / "data" / "ner" / "dev.txt")
     size, count = args.batch_size, args.batches
-    spans = [(start, start + size) for start in range(0, size * count, size)] + [(size * count, size * count + size // 2 + 1)]
+    spans = [(start, start + size) for start in range(0, size * count, size)] + [
+        (size * count, size * count + size // 2 + 1)
+    ]
     batches = [batch_to_ids(sentences[start:end]) for start, end in spans if sentences[start:end]]
 
     options = json.loads(Path(args.options).read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as directory:
         files = {"options_file": f"{directory}/options.json", "weight_file": f"{directory}/weights.hdf5"}
-        write_elmo_files(options, weights_for(options, args.weights, args.scale, args.seed), files["options_file"], files["weight_file"])
+        write_elmo_files(
+            options,
+            weights_for(options, args.weights, args.scale, args.seed),
+            files["options_file"],
+            files["weight_file"],
+        )
         outputs = {
             (implementation, bits): run(files, implementation, dtype, batches)
             for implementation in ("allennlp", "ours")
@@ -140,18 +160,30 @@ def main() -> None:
     figures = {
         "ours_vs_allennlp_float32": largest_difference(outputs["ours", "float32"], outputs["allennlp", "float32"]),
         "ours_vs_allennlp_float64": largest_difference(outputs["ours", "float64"], outputs["allennlp", "float64"]),
-        "allennlp_float32_vs_float64": largest_difference(outputs["allennlp", "float32"], outputs["allennlp", "float64"]),
-        "ours_float32_vs_allennlp_float64": largest_difference(outputs["ours", "float32"], outputs["allennlp", "float64"]),
+        "allennlp_float32_vs_float64": largest_difference(
+            outputs["allennlp", "float32"], outputs["allennlp", "float64"]
+        ),
+        "ours_float32_vs_allennlp_float64": largest_difference(
+            outputs["ours", "float32"], outputs["allennlp", "float64"]
+        ),
         "ours_vs_allennlp_float32_in_step": step,
     }
-    print(f"{Path(args.options).name}, weights {args.weights}(scale {args.scale}, seed {args.seed}), "
-          f"{len(batches)} batches ({size} sentences, the last {batches[-1].size(0)}), {sum(b.size(0) for b in batches)} sentences of {data.name if data.is_file() else 'the bundled sample'}")
+    print(
+        f"{Path(args.options).name}, weights {args.weights}(scale {args.scale}, seed {args.seed}), "
+        f"{len(batches)} batches ({size} sentences, the last {batches[-1].size(0)}), "
+        f"{sum(b.size(0) for b in batches)} sentences of {data.name if data.is_file() else 'the bundled sample'}"
+    )
     print("| compared | largest difference, first batch | last full batch | any batch |")
     print("|---|---|---|---|")
     for name, values in figures.items():
-        print(f"| {name.replace('_', ' ')} | {values[0]:.1e} | {values[-2] if len(values) > 1 else values[0]:.1e} | {max(values):.1e} |")
+        print(
+            f"| {name.replace('_', ' ')} | {values[0]:.1e} | {values[-2] if len(values) > 1 else values[0]:.1e} | "
+            f"{max(values):.1e} |"
+        )
     if args.output_json:
-        Path(args.output_json).write_text(json.dumps({"arguments": vars(args), "per_batch": figures}, indent=2) + "\n", encoding="utf-8")
+        Path(args.output_json).write_text(
+            json.dumps({"arguments": vars(args), "per_batch": figures}, indent=2) + "\n", encoding="utf-8"
+        )
 
 
 if __name__ == "__main__":

@@ -19,27 +19,24 @@ the same network outputs five ways:
 
     python scripts/compare_srl_scores.py runs/srl/model.tar.gz data/test.conllu --output-file scores.json
 """
+
 import argparse
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Dict, List
 
 import torch
+from allennlp.data.data_loaders import SimpleDataLoader
+from allennlp.models.archival import load_archive
+from allennlp.nn.util import viterbi_decode
+from allennlp.training.metrics import SpanBasedF1Measure
+from allennlp_models.structured_prediction.metrics.srl_eval_scorer import SrlEvalScorer
+from allennlp_models.structured_prediction.models.srl import convert_bio_tags_to_conll_format
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import tasks  # noqa: E402,F401  (registers the suite's components)
-from allennlp.data.data_loaders import SimpleDataLoader  # noqa: E402
-from allennlp.models.archival import load_archive  # noqa: E402
-from allennlp.nn.util import viterbi_decode  # noqa: E402
-from allennlp.training.metrics import SpanBasedF1Measure  # noqa: E402
-from allennlp_models.structured_prediction.metrics.srl_eval_scorer import SrlEvalScorer  # noqa: E402
-from allennlp_models.structured_prediction.models.srl import convert_bio_tags_to_conll_format  # noqa: E402
-
-from tasks.srl.metrics import Conll2005SrlScore  # noqa: E402
-from tasks.srl.model import DeepSrl  # noqa: E402
+import tasks  # noqa: F401  (registers the suite's components)
+from tasks.srl.metrics import Conll2005SrlScore
+from tasks.srl.model import DeepSrl
 
 
 def score(archive_file: str, data_file: str, batch_size: int) -> Dict[str, Dict[str, float]]:
@@ -98,7 +95,9 @@ def _viterbi_on_probabilities(model: DeepSrl, logits: torch.Tensor, lengths: Lis
     probabilities = torch.softmax(logits, dim=-1)
     paths = []
     for sequence, length in zip(probabilities, lengths):
-        path, _ = viterbi_decode(sequence[:length], model._transitions, allowed_start_transitions=model._start_transitions)
+        path, _ = viterbi_decode(
+            sequence[:length], model._transitions, allowed_start_transitions=model._start_transitions
+        )
         paths.append([model.vocab.get_token_from_index(index, model.label_namespace) for index in path])
     return paths
 
@@ -111,7 +110,9 @@ def _one_hot(paths: List[List[int]], logits: torch.Tensor) -> torch.Tensor:
 
 
 def _overall(metrics: Dict[str, float]) -> Dict[str, float]:
-    return {name.replace("-overall", ""): round(100 * metrics[name], 2) for name in metrics if name.endswith("-overall")}
+    return {
+        name.replace("-overall", ""): round(100 * metrics[name], 2) for name in metrics if name.endswith("-overall")
+    }
 
 
 def main() -> None:

@@ -8,16 +8,16 @@ malformed line) and writes ``train.conll``, ``dev.conll`` and ``test.conll`` int
 each the split's documents one after another, as OntoNotes' ``*.v4_gold_conll`` files are. It then
 prints the variables that point the coreference configs at them:
 
-    python scripts/litbank_coref_split.py --litbank ../shared/data/litbank --split 0 --output-dir runs/litbank_coref_data_0
+    python scripts/litbank_coref_split.py --litbank ../shared/data/litbank --split 0 \
+        --output-dir runs/litbank_coref_data_0
 """
+
 import argparse
 import sys
 from pathlib import Path
 from typing import Dict, List
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from data_readers.conll2012 import read_conll2012  # noqa: E402
+from data_readers.conll2012 import read_conll2012
 
 SPLITS = {"train": "COREF_TRAIN_DATA", "dev": "COREF_DEV_DATA", "test": "COREF_TEST_DATA"}
 
@@ -53,14 +53,18 @@ def write_split(litbank: Path, split: int, output_dir: Path) -> Dict[str, Path]:
         tokens = sum(document.num_tokens for path in paths for document in read_conll2012(path))
         texts = [path.read_text(encoding="utf-8") for path in paths]
         outputs[part] = output_dir / f"{part}.conll"
-        outputs[part].write_text("".join(text if text.endswith("\n") else text + "\n" for text in texts), encoding="utf-8")
+        outputs[part].write_text(
+            "".join(text if text.endswith("\n") else text + "\n" for text in texts), encoding="utf-8"
+        )
         print(f"# {part}: {len(paths)} documents, {tokens} tokens", file=sys.stderr)
     return outputs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--litbank", type=Path, required=True, help="LitBank's folder (with coref/ and litbank_tenfold_splits/)")
+    parser.add_argument(
+        "--litbank", type=Path, required=True, help="LitBank's folder (with coref/ and litbank_tenfold_splits/)"
+    )
     parser.add_argument("--split", type=int, default=0, help="which of the ten splits, 0-9 (default 0)")
     parser.add_argument("--output-dir", type=Path, required=True)
     args = parser.parse_args()

@@ -47,12 +47,12 @@ Writes `train.txt`, `heldout.txt` and `stats.json` (counts per source and the ar
 `--output-dir`, in sorted file-name order whatever the number of workers, so the output is
 deterministic.
 """
+
 import argparse
 import json
 import math
 import os
 import random
-import sys
 from contextlib import nullcontext
 from functools import lru_cache, partial
 from multiprocessing import Pool
@@ -61,10 +61,10 @@ from typing import Dict, Iterator, List, Optional
 
 from tqdm import tqdm
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT))
+import split_for_selection
+from data_readers.tokenizers import BlankSpacyTokenizer
 
-from data_readers.tokenizers import BlankSpacyTokenizer  # noqa: E402
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 SHARED_DATA_DIR = Path(os.environ.get("SHARED_DATA_DIR", REPO_ROOT.parent / "shared" / "data"))
 SPLITS = ("train", "heldout")
@@ -183,13 +183,12 @@ def task_sentences(source: str, data: Path) -> Iterator[str]:
 
 
 def _training_part(data_file: Path) -> str:
-    """The part of `data_file` the suite trains on: `split_for_selection.py`'s train_part, its default fraction and seed."""
-    import importlib.util
+    """
+    The part of `data_file` the suite trains on: `split_for_selection.py`'s train_part, its default
+    fraction and seed.
+    """
     import tempfile
 
-    spec = importlib.util.spec_from_file_location("split_for_selection", REPO_ROOT / "scripts" / "split_for_selection.py")
-    split_for_selection = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(split_for_selection)
     with tempfile.TemporaryDirectory() as directory:
         fraction = split_for_selection.DEFAULTS[data_file.suffix]
         split_for_selection.split(data_file, Path(directory), heldout_fraction=fraction)
@@ -278,12 +277,17 @@ def prepare_mixed(args: argparse.Namespace) -> Dict:
             try:
                 sentences = list(tqdm(task_sentences(source, args.task_data), desc=source, unit=" sentences"))
             except OSError as error:
-                raise CorpusError(f"{source}: cannot read {error.filename} ({error.strerror}; set SHARED_DATA_DIR)") from None
+                raise CorpusError(
+                    f"{source}: cannot read {error.filename} ({error.strerror}; set SHARED_DATA_DIR)"
+                ) from None
             split[source] = split_chunks(sentences, args.heldout_percent)
     args.output_dir.mkdir(parents=True, exist_ok=True)
     training = [piece for source in args.sources for piece in split[source]["train"]]
     random.Random(args.seed).shuffle(training)
-    outputs = {"train.txt": training, "heldout.txt": [piece for source in args.sources for piece in split[source]["heldout"]]}
+    outputs = {
+        "train.txt": training,
+        "heldout.txt": [piece for source in args.sources for piece in split[source]["heldout"]],
+    }
     outputs.update({f"heldout_{source}.txt": split[source]["heldout"] for source in args.sources})
     for name, pieces in outputs.items():
         partial_path = args.output_dir / f"{name}.partial"
@@ -307,19 +311,40 @@ def prepare_mixed(args: argparse.Namespace) -> Dict:
 def main(argv: Optional[List[str]] = None) -> Dict:
     """Parses the command line, writes the corpus, prints its counts and returns its statistics."""
     parser = argparse.ArgumentParser(description=__doc__.strip().split("\n\n")[0])
-    parser.add_argument("--novels", type=Path, default=SHARED_DATA_DIR / "litbank" / "original",
-                        help="folder of LitBank's original novels (.txt)")
+    parser.add_argument(
+        "--novels",
+        type=Path,
+        default=SHARED_DATA_DIR / "litbank" / "original",
+        help="folder of LitBank's original novels (.txt)",
+    )
     parser.add_argument("--output-dir", type=Path, default=REPO_ROOT / "bilm_work" / "corpus")
-    parser.add_argument("--skip-words", type=int, default=2000,
-                        help="leave out whole paragraphs at the start of each novel until this many words are skipped")
-    parser.add_argument("--heldout-percent", type=float, default=2.0,
-                        help="percentage of each novel's sentences, taken from its end, that go to heldout.txt")
+    parser.add_argument(
+        "--skip-words",
+        type=int,
+        default=2000,
+        help="leave out whole paragraphs at the start of each novel until this many words are skipped",
+    )
+    parser.add_argument(
+        "--heldout-percent",
+        type=float,
+        default=2.0,
+        help="percentage of each novel's sentences, taken from its end, that go to heldout.txt",
+    )
     parser.add_argument("--max-novels", type=int, default=None, help="only the first N novels (for quick tests)")
     parser.add_argument("--workers", type=int, default=1, help="processes tokenising novels in parallel")
-    parser.add_argument("--sources", nargs="+", default=["litbank"], choices=SOURCES,
-                        help="what the corpus holds: LitBank's novels and/or the tasks' training text")
-    parser.add_argument("--task-data", type=Path, default=SHARED_DATA_DIR,
-                        help="folder with the tasks' data (squad/, conll2003/, sst/, snli/, srl_up_ewt/)")
+    parser.add_argument(
+        "--sources",
+        nargs="+",
+        default=["litbank"],
+        choices=SOURCES,
+        help="what the corpus holds: LitBank's novels and/or the tasks' training text",
+    )
+    parser.add_argument(
+        "--task-data",
+        type=Path,
+        default=SHARED_DATA_DIR,
+        help="folder with the tasks' data (squad/, conll2003/, sst/, snli/, srl_up_ewt/)",
+    )
     parser.add_argument("--seed", type=int, default=13, help="shuffles the training chunks of several sources")
     args = parser.parse_args(argv)
     try:
@@ -329,7 +354,12 @@ def main(argv: Optional[List[str]] = None) -> Dict:
     counts = [f"{split}: {stats[split]['sentences']} sentences, {stats[split]['tokens']} tokens" for split in SPLITS]
     if "sources" in stats:
         for source, parts in stats["sources"].items():
-            print(f"{source}: " + "; ".join(f"{part} {parts[part]['sentences']} sentences, {parts[part]['tokens']} tokens" for part in SPLITS))
+            print(
+                f"{source}: "
+                + "; ".join(
+                    f"{part} {parts[part]['sentences']} sentences, {parts[part]['tokens']} tokens" for part in SPLITS
+                )
+            )
         print("; ".join(counts))
     else:
         print(f"{stats['novels']} novels, {stats['words_skipped']} words skipped; {'; '.join(counts)}")

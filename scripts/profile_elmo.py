@@ -21,8 +21,8 @@ The first batch warms up and is not counted.
 
     nice -n 10 python scripts/profile_elmo.py --sentences 96 --batch-size 32
 """
+
 import argparse
-import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -30,19 +30,23 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import torch
+from allennlp.modules.elmo import _ElmoCharacterEncoder, batch_to_ids
+from allennlp.modules.highway import Highway
+from allennlp.modules.lstm_cell_with_projection import LstmCellWithProjection
 
-import torch  # noqa: E402
-from allennlp.modules.elmo import _ElmoCharacterEncoder, batch_to_ids  # noqa: E402
-from allennlp.modules.highway import Highway  # noqa: E402
-from allennlp.modules.lstm_cell_with_projection import LstmCellWithProjection  # noqa: E402
+from benchmark_elmo import ORIGINAL_OPTIONS, build, conll_blocks, default_file, write_random_original_bilm
+from tasks.bilm import modules as bilm_modules
 
-from scripts.benchmark_elmo import ORIGINAL_OPTIONS, build, conll_blocks, default_file, write_random_original_bilm  # noqa: E402
-from tasks.bilm import modules as bilm_modules  # noqa: E402
-
-PARTS = ("character CNN", "highway", "LSTM input products", "LSTM recurrent products", "LSTM projection",
-         "rest of the recurrent loop", "other")
+PARTS = (
+    "character CNN",
+    "highway",
+    "LSTM input products",
+    "LSTM recurrent products",
+    "LSTM projection",
+    "rest of the recurrent loop",
+    "other",
+)
 
 
 class Clock:
@@ -168,23 +172,31 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)
     sentences = [[line.split()[0] for line in block] for block in conll_blocks(args.dev_file)[: args.sentences]]
-    batches = [batch_to_ids(sentences[start : start + args.batch_size]) for start in range(0, len(sentences), args.batch_size)]
+    batches = [
+        batch_to_ids(sentences[start : start + args.batch_size]) for start in range(0, len(sentences), args.batch_size)
+    ]
     if len(batches) < 2:
         parser.error("--sentences must give at least two batches (the first one warms up)")
     tokens = sum(len(sentence) for sentence in sentences[args.batch_size :])
     with tempfile.TemporaryDirectory(prefix="profile_elmo_") as temporary:
         files = write_random_original_bilm(Path(temporary), args.options_file)
         results = {name: profile(build(name, files), batches) for name in ("allennlp", "ours_zero")}
-    print(f"{tokens} tokens ({len(batches) - 1} batches of {args.batch_size} sentences of {args.dev_file}, after one warm-up batch), "
-          f"CPU seconds, 1 torch thread\n")
+    print(
+        f"{tokens} tokens ({len(batches) - 1} batches of {args.batch_size} sentences of {args.dev_file}, after one "
+        "warm-up batch), "
+        f"CPU seconds, 1 torch thread\n"
+    )
     print("| part | AllenNLP `Elmo` s | share | ours (zero) s | share | ratio |")
     print("|---|---|---|---|---|---|")
     for part in PARTS + ("total",):
         theirs, ours = results["allennlp"][part], results["ours_zero"][part]
         ratio = f"{theirs / ours:.1f}×" if ours > 0.005 else "—"
-        print(f"| {part} | {theirs:.2f} | {theirs / results['allennlp']['total']:.0%} | {ours:.2f} | "
-              f"{ours / results['ours_zero']['total']:.0%} | {ratio} |")
-    print(f"\ntokens per CPU second: AllenNLP {tokens / results['allennlp']['total']:.0f}, ours {tokens / results['ours_zero']['total']:.0f}")
+        print(
+            f"| {part} | {theirs:.2f} | {theirs / results['allennlp']['total']:.0%} | {ours:.2f} | "
+            f"{ours / results['ours_zero']['total']:.0%} | {ratio} |"
+        )
+    theirs, ours = tokens / results["allennlp"]["total"], tokens / results["ours_zero"]["total"]
+    print(f"\ntokens per CPU second: AllenNLP {theirs:.0f}, ours {ours:.0f}")
 
 
 if __name__ == "__main__":

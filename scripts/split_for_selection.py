@@ -13,8 +13,10 @@ Lines are copied unchanged, in their original order.
 
     python scripts/split_for_selection.py ../shared/data/snli/snli_1.0_dev.jsonl runs/data/snli_split
     # -> runs/data/snli_split/train_part.jsonl, runs/data/snli_split/heldout_part.jsonl
-    python scripts/split_for_selection.py ../shared/data/srl_up_ewt/en_ewt-up-dev.conllu runs/data/up_split --heldout-fraction 0.2
+    python scripts/split_for_selection.py ../shared/data/srl_up_ewt/en_ewt-up-dev.conllu runs/data/up_split \
+        --heldout-fraction 0.2
 """
+
 import argparse
 import json
 import random
@@ -43,8 +45,10 @@ def split(data_file: Path, output_dir: Path, heldout_fraction: float, seed: int 
     counts = {name: len(part) for name, part in parts.items()}
     unit_name = "pairs" if suffix == ".jsonl" else "sentences"
     print(
-        f"{data_file}: {len(keys)} {'premises' if suffix == '.jsonl' else 'sentences'}; train_part {counts['train_part']} "
-        f"{unit_name}, heldout_part {counts['heldout_part']} {unit_name} ({len(heldout)} held out, seed {seed}) in {output_dir}"
+        f"{data_file}: {len(keys)} {'premises' if suffix == '.jsonl' else 'sentences'}; train_part "
+        f"{counts['train_part']} "
+        f"{unit_name}, heldout_part {counts['heldout_part']} {unit_name} ({len(heldout)} held out, seed {seed}) in "
+        f"{output_dir}"
     )
     return counts
 
@@ -75,11 +79,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data_file", type=Path, help="SNLI .jsonl or CoNLL-U .conllu")
     parser.add_argument("output_dir", type=Path)
-    parser.add_argument("--heldout-fraction", type=float,
-                        help="share held out: premises (SNLI, default 0.3) or sentences (CoNLL-U, default 0.2)")
+    parser.add_argument(
+        "--heldout-fraction",
+        type=float,
+        help="share held out: premises (SNLI, default 0.3) or sentences (CoNLL-U, default 0.2)",
+    )
     parser.add_argument("--seed", type=int, default=SEED)
     arguments = parser.parse_args()
-    fraction = arguments.heldout_fraction if arguments.heldout_fraction is not None else DEFAULTS.get(arguments.data_file.suffix, 0.3)
+    fraction = (
+        arguments.heldout_fraction
+        if arguments.heldout_fraction is not None
+        else DEFAULTS.get(arguments.data_file.suffix, 0.3)
+    )
     if not 0 < fraction < 1:
         parser.error("--heldout-fraction must be between 0 and 1")
     split(arguments.data_file, arguments.output_dir, fraction, arguments.seed)

@@ -1,15 +1,18 @@
 """
 The environment variables that point the configs at data and ELMo weights.
 
-Configs read them with `std.extVar`, which fails on an unset variable, so when the suite is loaded
-(as an AllenNLP plugin, or imported) every unset variable is given its bundled default: the small
-sample data we wrote and the bundled biLM, so a config runs offline out of the box. A variable that
-is set must name an existing file: otherwise loading stops at once, naming the variable and path.
+Configs read them with `std.extVar`, which fails on an unset variable, so where configs are
+evaluated (the `allennlp` command, which loads `tasks.plugin`; `apply_defaults` elsewhere) every
+unset variable is given its bundled default: the small sample data we wrote and the bundled biLM,
+so a config runs offline out of the box. Commands that read one variable take it with `setting`,
+which gives the same default without writing it anywhere. A variable that is set must name an
+existing file: otherwise it stops at once, naming the variable and path.
 """
+
 import logging
 import os
 from pathlib import Path
-from typing import Dict, NamedTuple, Tuple
+from typing import Dict, Mapping, MutableMapping, NamedTuple, Optional, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
@@ -18,6 +21,15 @@ logger = logging.getLogger(__name__)
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_DATA = PROJECT_ROOT / "bundled" / "data"
 BUNDLED_BILM = PROJECT_ROOT / "bundled" / "bilm"
+
+
+def repository_relative(path) -> Optional[str]:
+    """
+    `path` relative to the repository when it lies inside it (a file that records it holds no
+    machine's path), else None.
+    """
+    resolved = Path(path).resolve()
+    return str(resolved.relative_to(PROJECT_ROOT)) if resolved.is_relative_to(PROJECT_ROOT) else None
 
 
 class Variable(NamedTuple):
@@ -29,12 +41,8 @@ class Variable(NamedTuple):
 
 
 VARIABLES: Dict[str, Variable] = {
-    "ELMO_OPTIONS_FILE": Variable(
-        "ELMo options.json (original bilm-tf layout)", str(BUNDLED_BILM / "options.json")
-    ),
-    "ELMO_WEIGHT_FILE": Variable(
-        "ELMo weights.hdf5 (original bilm-tf layout)", str(BUNDLED_BILM / "weights.hdf5")
-    ),
+    "ELMO_OPTIONS_FILE": Variable("ELMo options.json (original bilm-tf layout)", str(BUNDLED_BILM / "options.json")),
+    "ELMO_WEIGHT_FILE": Variable("ELMo weights.hdf5 (original bilm-tf layout)", str(BUNDLED_BILM / "weights.hdf5")),
     "ELMO_CACHE_DIR": Variable(
         "directory for the cache of frozen biLM activations ('none': no cache)",
         str(PROJECT_ROOT / ".elmo_cache"),
@@ -68,9 +76,13 @@ VARIABLES: Dict[str, Variable] = {
     "SST_WORD_VECTORS": Variable(
         "fixed word vectors for SST (GloVe text format, 300-d); unset: trained from scratch", ""
     ),
-    "SNLI_TRAIN_DATA": Variable("SNLI jsonl, train split (snli_1.0_train.jsonl)", str(BUNDLED_DATA / "snli" / "train.jsonl")),
+    "SNLI_TRAIN_DATA": Variable(
+        "SNLI jsonl, train split (snli_1.0_train.jsonl)", str(BUNDLED_DATA / "snli" / "train.jsonl")
+    ),
     "SNLI_DEV_DATA": Variable("SNLI jsonl, dev split (snli_1.0_dev.jsonl)", str(BUNDLED_DATA / "snli" / "dev.jsonl")),
-    "SNLI_TEST_DATA": Variable("SNLI jsonl, test split (snli_1.0_test.jsonl)", str(BUNDLED_DATA / "snli" / "test.jsonl")),
+    "SNLI_TEST_DATA": Variable(
+        "SNLI jsonl, test split (snli_1.0_test.jsonl)", str(BUNDLED_DATA / "snli" / "test.jsonl")
+    ),
     "SNLI_WORD_VECTORS": Variable(
         "fixed word vectors for SNLI (GloVe text format, 300-d); unset: trained from scratch", ""
     ),
@@ -96,14 +108,19 @@ VARIABLES: Dict[str, Variable] = {
         "fixed 300-d word vectors for coreference (GloVe text format); unset: trained from scratch", ""
     ),
     "SRL_DATA_FORMAT": Variable(
-        "format of the SRL data files", "universal_propbank", kind="choice",
+        "format of the SRL data files",
+        "universal_propbank",
+        kind="choice",
         choices=("universal_propbank", "conll2012"),
     ),
     "SRL_TRAIN_DATA": Variable(
         "SRL training data: a CoNLL-U + PropBank file, or CoNLL-2012 file or directory",
-        str(BUNDLED_DATA / "srl" / "train.conllu"), kind="path",
+        str(BUNDLED_DATA / "srl" / "train.conllu"),
+        kind="path",
     ),
-    "SRL_DEV_DATA": Variable("SRL development data, same format", str(BUNDLED_DATA / "srl" / "dev.conllu"), kind="path"),
+    "SRL_DEV_DATA": Variable(
+        "SRL development data, same format", str(BUNDLED_DATA / "srl" / "dev.conllu"), kind="path"
+    ),
     "SRL_TEST_DATA": Variable("SRL test data, same format", str(BUNDLED_DATA / "srl" / "test.conllu"), kind="path"),
     "SRL_WORD_VECTORS": Variable(
         "pretrained word vectors for SRL (GloVe text format, the paper: 100-d GloVe); unset: trained from scratch", ""
@@ -118,12 +135,9 @@ VARIABLES: Dict[str, Variable] = {
 PAIRS = [("ELMO_OPTIONS_FILE", "ELMO_WEIGHT_FILE")]
 
 
-def apply_defaults(environment=os.environ) -> None:
+def apply_defaults(environment: MutableMapping[str, str] = os.environ) -> None:
     """Checks the variables that are set and gives the unset ones their bundled defaults."""
-    for first, second in PAIRS:
-        if bool(environment.get(first)) != bool(environment.get(second)):
-            given, missing = (first, second) if environment.get(first) else (second, first)
-            raise ConfigurationError(f"{given} is set but {missing} is not: set both, or neither for the bundled biLM.")
+    check_pairs(environment)
     defaulted = []
     for name, variable in VARIABLES.items():
         value = environment.get(name, "")
@@ -134,7 +148,7 @@ def apply_defaults(environment=os.environ) -> None:
             defaulted.append(name)
     if defaulted:
         logger.info(
-            "Not set, so the bundled defaults are used: %s (see README, 'Data and weights').",
+            "Not set, so the bundled defaults are used: %s (see docs/variables.md).",
             ", ".join(defaulted),
         )
     for name in VARIABLES:
@@ -143,6 +157,23 @@ def apply_defaults(environment=os.environ) -> None:
     logger.info(where_configs_train(environment["DEVICES"], set_by_user="DEVICES" not in defaulted))
     if "ELMO_WEIGHT_FILE" in defaulted:
         logger.info("ELMo: the bundled biLM in %s (%s)", BUNDLED_BILM, bundled_bilm_description())
+
+
+def check_pairs(environment: Mapping[str, str] = os.environ) -> None:
+    """Stops when one variable of a pair (`PAIRS`) is set without the other."""
+    for first, second in PAIRS:
+        if bool(environment.get(first)) != bool(environment.get(second)):
+            given, missing = (first, second) if environment.get(first) else (second, first)
+            raise ConfigurationError(f"{given} is set but {missing} is not: set both, or neither for the bundled biLM.")
+
+
+def setting(name: str, environment: Mapping[str, str] = os.environ) -> str:
+    """A variable's value, checked, or its default when it is unset; the environment is left as it is."""
+    value = environment.get(name, "")
+    if not value:
+        return default_value(name)
+    _check(name, VARIABLES[name], value)
+    return value
 
 
 def default_value(name: str) -> str:
@@ -161,7 +192,9 @@ def _check(name: str, variable: Variable, value: str) -> None:
     if variable.kind == "path" and "://" not in value and not Path(value).exists():
         raise ConfigurationError(f"{name} names {value!r}, which does not exist ({variable.description}).")
     if variable.kind == "choice" and value not in variable.choices:
-        raise ConfigurationError(f"{name} is {value!r}: expected one of {', '.join(variable.choices)} ({variable.description}).")
+        raise ConfigurationError(
+            f"{name} is {value!r}: expected one of {', '.join(variable.choices)} ({variable.description})."
+        )
     if variable.kind == "count" and not (value.isdigit() and int(value) > 0):
         raise ConfigurationError(f"{name} is {value!r}: expected a positive whole number ({variable.description}).")
     if variable.kind == "devices" and not _are_devices(value):
@@ -215,7 +248,10 @@ def word_vectors_variables(name: str, path: str) -> Dict[str, str]:
 
 
 def read_word_vectors_header(path: str) -> Tuple[int, bool]:
-    """The size of the vectors in a GloVe-format text file (plain or .gz) and whether its first words are all lowercase."""
+    """
+    The size of the vectors in a GloVe-format text file (plain or .gz) and whether its first words
+    are all lowercase.
+    """
     import gzip
 
     opener = gzip.open if path.endswith(".gz") else open

@@ -38,7 +38,8 @@ local cache = std.extVar('ELMO_CACHE_DIR');
     do_layer_norm: settings.layer_norm,
     dropout: settings.dropout,
     lstm_state: settings.lstm_state,
-    cache_directory: if cache == 'none' || settings.lstm_state == 'carried' then null else cache,
+    // `cache_directory_for` in tasks/elmo/frozen_bilm.py, restated: no cache for 'none', nor for carried states.
+    cache_directory: if std.asciiLower(cache) == 'none' || settings.lstm_state == 'carried' then null else cache,
     requires_grad: false,
   },
 

@@ -21,6 +21,7 @@ EVAL_LIMIT say. Writes OUTPUT_DIR/elmo/{options.json,weights.hdf5} (for ELMO_OPT
 ELMO_WEIGHT_FILE) and OUTPUT_DIR/perplexity.json (Table 7's row); a rerun resumes an interrupted
 stage and skips a finished one.
 """
+
 import argparse
 import json
 import logging
@@ -36,8 +37,9 @@ from allennlp.data import DatasetReader
 from allennlp.data.fields import TextField
 from allennlp.models.archival import load_archive
 
-from tasks.bilm.export import export_elmo_files
-from tasks.environment import PROJECT_ROOT
+from tasks.bilm.weight_file import export_elmo_files
+from tasks.common.command import Command
+from tasks.environment import PROJECT_ROOT, check_pairs, setting
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +80,10 @@ def finetune(
     epochs: int = 1,
     overrides: Mapping[str, Any] = None,
 ) -> Dict[str, Any]:
-    """Runs both stages (or what is left of them), exports the fine-tuned biLM, and returns perplexity.json's content."""
+    """
+    Runs both stages (or what is left of them), exports the fine-tuned biLM, and returns
+    perplexity.json's content.
+    """
     started = time.monotonic()
     output_dir.mkdir(parents=True, exist_ok=True)
     task = Params.from_file(task_config, ext_vars={**os.environ, **WHOLE_DATA})
@@ -88,28 +93,41 @@ def finetune(
     for split, key in (("train", "train_data_path"), ("heldout", "validation_data_path")):
         path = output_dir / "corpus" / f"{split}.txt"
         text[split] = {"data": task[key], **write_task_text(reader, task[key], path)}
-        logger.info("%s text of %s: %d distinct lines, %d tokens, in %s", split, task[key], text[split]["lines"], text[split]["tokens"], path)
+        logger.info(
+            "%s text of %s: %d distinct lines, %d tokens, in %s",
+            split,
+            task[key],
+            text[split]["lines"],
+            text[split]["tokens"],
+            path,
+        )
     common = {
         "train_data_path": str(output_dir / "corpus" / "train.txt"),
         "validation_data_path": str(output_dir / "corpus" / "heldout.txt"),
         **(overrides or {}),
     }
     softmax_dir, finetune_dir = output_dir / "softmax", output_dir / "finetune"
-    _train_stage(softmax_dir, {
-        **common,
-        "model.options_file": options_file,
-        "model.initial_weight_file": weight_file,
-        "trainer.num_epochs": 1,
-        "trainer.optimizer.parameter_groups": [[BILM_WEIGHTS, {"requires_grad": False}]],
-    })
+    _train_stage(
+        softmax_dir,
+        {
+            **common,
+            "model.options_file": options_file,
+            "model.initial_weight_file": weight_file,
+            "trainer.num_epochs": 1,
+            "trainer.optimizer.parameter_groups": [[BILM_WEIGHTS, {"requires_grad": False}]],
+        },
+    )
     # Stage 2 starts from stage 1's model and vocabulary: overrides of either were applied there.
     carried = {key: value for key, value in common.items() if not key.startswith(("model.", "vocabulary."))}
-    model = _train_stage(finetune_dir, {
-        **carried,
-        "vocabulary": {"type": "from_files", "directory": str(softmax_dir / "vocabulary")},
-        "model": {"type": "from_archive", "archive_file": str(softmax_dir / "model.tar.gz")},
-        "trainer.num_epochs": epochs,
-    })
+    model = _train_stage(
+        finetune_dir,
+        {
+            **carried,
+            "vocabulary": {"type": "from_files", "directory": str(softmax_dir / "vocabulary")},
+            "model": {"type": "from_archive", "archive_file": str(softmax_dir / "model.tar.gz")},
+            "trainer.num_epochs": epochs,
+        },
+    )
     export_elmo_files(model, output_dir / "elmo")
     result = {
         "task_config": task_config,
@@ -124,7 +142,10 @@ def finetune(
     (output_dir / PERPLEXITY_FILE).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     logger.info(
         "Held-out perplexity %.1f before, %.1f after %d epoch(s) of fine-tuning; biLM in %s",
-        result["before"]["perplexity"], result["after"]["perplexity"], epochs, output_dir / "elmo",
+        result["before"]["perplexity"],
+        result["after"]["perplexity"],
+        epochs,
+        output_dir / "elmo",
     )
     return result
 
@@ -143,28 +164,26 @@ def _perplexities(directory: Path) -> Dict[str, float]:
 
 
 @Subcommand.register("finetune-bilm")
-class FinetuneBilm(Subcommand):
-    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = (
-            "Fine-tune the biLM in ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE on a task's training text "
-            "(Peters et al. 2018, §A.1), give its held-out perplexity before and after (Table 7), "
-            "and export it for ELMo."
-        )
-        subparser = parser.add_parser(self.name, description=description, help=description)
-        subparser.add_argument("task_config", help="the task's config, e.g. configs/ner_elmo.jsonnet")
-        subparser.add_argument("output_dir", help="receives corpus/, softmax/, finetune/, elmo/ and perplexity.json")
-        subparser.add_argument("--epochs", type=int, default=1, help="passes over the task text (paper: 1)")
-        subparser.add_argument("-o", "--overrides", default="", help="JSON overrides for the biLM training config")
-        subparser.set_defaults(func=_finetune)
-        return subparser
-
-
-def _finetune(args: argparse.Namespace) -> None:
-    finetune(
-        args.task_config,
-        Path(args.output_dir),
-        os.environ["ELMO_OPTIONS_FILE"],
-        os.environ["ELMO_WEIGHT_FILE"],
-        epochs=args.epochs,
-        overrides=json.loads(args.overrides) if args.overrides else None,
+class FinetuneBilm(Command):
+    description = (
+        "Fine-tune the biLM in ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE on a task's training text "
+        "(Peters et al. 2018, §A.1), give its held-out perplexity before and after (Table 7), "
+        "and export it for ELMo."
     )
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("task_config", help="the task's config, e.g. configs/ner_elmo.jsonnet")
+        parser.add_argument("output_dir", help="receives corpus/, softmax/, finetune/, elmo/ and perplexity.json")
+        parser.add_argument("--epochs", type=int, default=1, help="passes over the task text (paper: 1)")
+        parser.add_argument("-o", "--overrides", default="", help="JSON overrides for the biLM training config")
+
+    def run(self, args: argparse.Namespace) -> None:
+        check_pairs()
+        finetune(
+            args.task_config,
+            Path(args.output_dir),
+            setting("ELMO_OPTIONS_FILE"),
+            setting("ELMO_WEIGHT_FILE"),
+            epochs=args.epochs,
+            overrides=json.loads(args.overrides) if args.overrides else None,
+        )

@@ -8,10 +8,9 @@ corpus into `batch_size` streams (the backward ones reversed) and each batch car
 `unroll_steps` tokens further, so the model keeps each stream's LSTM state (detached) from one
 batch to the next.
 """
-import json
+
 import math
-from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -21,25 +20,9 @@ from allennlp.nn.util import remove_sentence_boundaries
 from allennlp.training.metrics import Average
 
 from tasks.bilm.modules import CharacterEncoder, LstmStack, State, bilm_layers
+from tasks.bilm.weight_file import load_original_layout, read_options
 
 DIRECTIONS = ("forward", "backward")
-
-
-def read_options(options_file: str) -> Dict[str, Any]:
-    """The `char_cnn` and `lstm` sections of a bilm-tf `options.json`, with a clear error if absent."""
-    path = Path(options_file)
-    try:
-        options = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise ConfigurationError(f"cannot read biLM options from {path}: {error}") from None
-    for section, keys in {
-        "char_cnn": ("activation", "embedding", "filters", "n_characters", "n_highway", "max_characters_per_token"),
-        "lstm": ("dim", "n_layers", "projection_dim"),
-    }.items():
-        missing = [key for key in keys if key not in options.get(section, {})]
-        if missing:
-            raise ConfigurationError(f"{path}: options.{section} lacks {', '.join(missing)}")
-    return options
 
 
 class SampledSoftmax(torch.nn.Module):
@@ -120,8 +103,6 @@ class BidirectionalLm(Model):
         self._stream_states: Dict[Tuple[bool, str], List[State]] = {}
         self._negative_log_likelihood = {direction: Average() for direction in DIRECTIONS}
         if initial_weight_file:
-            from tasks.bilm.export import load_original_layout  # export imports this module
-
             load_original_layout(self, initial_weight_file)
 
     def forward(  # type: ignore
@@ -147,9 +128,7 @@ class BidirectionalLm(Model):
             targets = tokens["words"]["tokens"][:, 1:]
             mask = targets != 0  # lm_streams windows are full; padding, if any, is not predicted
             key = (self.training, direction)
-            layers, final_states = stack(
-                self.character_encoder(characters), mask, self._stream_states.get(key)
-            )
+            layers, final_states = stack(self.character_encoder(characters), mask, self._stream_states.get(key))
             self._stream_states[key] = [(hidden.detach(), memory.detach()) for hidden, memory in final_states]
             top = self.dropout(layers[-1])
             negative_log_likelihood = self.softmax(top[mask], targets[mask])

@@ -8,6 +8,7 @@ AllenNLP's `Elmo` computes from the same weights.
   and projection clipping when the options ask for them (AllenNLP's `LstmCellWithProjection`).
 - `LstmStack`: the layers of one direction, with residual connections between them.
 """
+
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 import torch
@@ -29,7 +30,9 @@ class CharacterEncoder(torch.nn.Module):
     def __init__(self, char_cnn: Mapping[str, Any], output_dim: int) -> None:
         super().__init__()
         if char_cnn["activation"] not in _ACTIVATIONS:
-            raise ValueError(f"char_cnn.activation must be one of {sorted(_ACTIVATIONS)}, not {char_cnn['activation']!r}")
+            raise ValueError(
+                f"char_cnn.activation must be one of {sorted(_ACTIVATIONS)}, not {char_cnn['activation']!r}"
+            )
         self.activation = _ACTIVATIONS[char_cnn["activation"]]
         char_dim = char_cnn["embedding"]["dim"]
         self.char_embedding = torch.nn.Embedding(char_cnn["n_characters"], char_dim, padding_idx=0)
@@ -119,9 +122,7 @@ class LstmWithProjection(torch.nn.Module):
             )
         return outputs, (hidden.squeeze(0), memory.squeeze(0))
 
-    def _clipped_forward(
-        self, inputs: torch.Tensor, mask: torch.Tensor, state: State
-    ) -> Tuple[torch.Tensor, State]:
+    def _clipped_forward(self, inputs: torch.Tensor, mask: torch.Tensor, state: State) -> Tuple[torch.Tensor, State]:
         """The time loop of AllenNLP's `LstmCellWithProjection`, clipping memory and output."""
         lstm = self.lstm
         hidden, memory = state
@@ -207,8 +208,12 @@ def bilm_layers(
             stacks, token_vectors, backward_inputs, mask_with_boundaries, states
         )
     else:
-        forward_layers, forward_states = forward_stack(token_vectors, mask_with_boundaries, states[0] if states else None)
-        backward_layers, backward_states = backward_stack(backward_inputs, mask_with_boundaries, states[1] if states else None)
+        forward_layers, forward_states = forward_stack(
+            token_vectors, mask_with_boundaries, states[0] if states else None
+        )
+        backward_layers, backward_states = backward_stack(
+            backward_inputs, mask_with_boundaries, states[1] if states else None
+        )
     layers = [torch.cat([token_vectors, token_vectors], dim=-1)] + [
         torch.cat([forward_output, reverse_padded(backward_output, lengths)], dim=-1)
         for forward_output, backward_output in zip(forward_layers, backward_layers)
@@ -256,9 +261,14 @@ def paired_inference(
     final_states: Tuple[List[State], List[State]] = ([], [])
     for index, pair in enumerate(zip(*(stack.layers for stack in stacks))):
         if states:
-            initial = [torch.stack([states[d][index][part] for d in range(2)]).index_select(1, packed.sorted_indices) for part in (0, 1)]
+            initial = [
+                torch.stack([states[d][index][part] for d in range(2)]).index_select(1, packed.sorted_indices)
+                for part in (0, 1)
+            ]
         else:
-            initial = [forward_inputs.new_zeros(2, batch_size, size) for size in (pair[0].hidden_size, pair[0].cell_size)]
+            initial = [
+                forward_inputs.new_zeros(2, batch_size, size) for size in (pair[0].hidden_size, pair[0].cell_size)
+            ]
         output, hidden, memory = _paired_layer(pair, layer_input, steps, initial[0], initial[1])
         if stacks[0].residual and index > 0:
             output += layer_input
@@ -270,14 +280,21 @@ def paired_inference(
         for direction, part in enumerate(padded.chunk(2, dim=-1)):
             outputs[direction].append(part)
             final_states[direction].append(
-                (hidden[direction].index_select(0, packed.unsorted_indices), memory[direction].index_select(0, packed.unsorted_indices))
+                (
+                    hidden[direction].index_select(0, packed.unsorted_indices),
+                    memory[direction].index_select(0, packed.unsorted_indices),
+                )
             )
         layer_input = output
     return outputs[0], outputs[1], final_states[0], final_states[1]
 
 
 def _paired_layer(
-    pair: Sequence[LstmWithProjection], inputs: torch.Tensor, steps: List[int], hidden: torch.Tensor, memory: torch.Tensor
+    pair: Sequence[LstmWithProjection],
+    inputs: torch.Tensor,
+    steps: List[int],
+    hidden: torch.Tensor,
+    memory: torch.Tensor,
 ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """
     One layer of both directions over packed `inputs` `(2, tokens, dim)`, `steps` rows at each time

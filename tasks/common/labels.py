@@ -1,4 +1,5 @@
 """The class probabilities of a classifier's output, by label name, for predictors to report."""
+
 from typing import Dict, Sequence
 
 import torch

@@ -4,6 +4,7 @@ file beside a Markdown one): the reproduction report's Figure 1 (the metric agai
 fraction, one panel per task), Figure 2 (the learned layer weights) and training curves, and the
 inspection commands' grouped bars.
 """
+
 import io
 from typing import Dict, List, NamedTuple, Sequence, Tuple
 
@@ -12,7 +13,9 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
-matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False})
+matplotlib.rcParams.update(
+    {"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
+)
 COLORS = {"baseline": "#4c72b0", "elmo": "#dd8452"}
 OTHER_COLORS = ["#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c"]
 
@@ -50,11 +53,20 @@ def fraction_panels(panels: Sequence[Panel]) -> str:
             means = [point.mean for point in curve.points]
             low = [point.mean - point.std for point in curve.points]
             high = [point.mean + point.std for point in curve.points]
-            axis.plot(xs, means, marker="o", color=curve.color, label=curve.label, linestyle="--" if curve.dashed else "-")
+            axis.plot(
+                xs, means, marker="o", color=curve.color, label=curve.label, linestyle="--" if curve.dashed else "-"
+            )
             axis.fill_between(xs, low, high, color=curve.color, alpha=0.2, linewidth=0)
             for point in curve.points:
-                axis.annotate(f"n={point.n}", (point.x, point.mean), textcoords="offset points", xytext=(0, -12),
-                              ha="center", fontsize=7, color=curve.color)
+                axis.annotate(
+                    f"n={point.n}",
+                    (point.x, point.mean),
+                    textcoords="offset points",
+                    xytext=(0, -12),
+                    ha="center",
+                    fontsize=7,
+                    color=curve.color,
+                )
         axis.set_xscale("log")
         axis.set_xlabel("fraction of the training set (log scale)")
         axis.set_ylabel(panel.y_label)
@@ -67,8 +79,14 @@ def epoch_curves(panel: Panel) -> str:
     """A task's development metric after each epoch, one line per run."""
     figure, axis = plt.subplots(figsize=(7.5, 3.4))
     for curve in panel.curves:
-        axis.plot([point.x for point in curve.points], [point.mean for point in curve.points], color=curve.color,
-                  linestyle="--" if curve.dashed else "-", linewidth=1.2, label=curve.label)
+        axis.plot(
+            [point.x for point in curve.points],
+            [point.mean for point in curve.points],
+            color=curve.color,
+            linestyle="--" if curve.dashed else "-",
+            linewidth=1.2,
+            label=curve.label,
+        )
     axis.set_xlabel("epoch")
     axis.set_ylabel(panel.y_label)
     axis.set_title(panel.title)
@@ -78,12 +96,17 @@ def epoch_curves(panel: Panel) -> str:
 
 
 def layer_weights(title: str, places: Dict[str, Tuple[List[float], List[float]]], layer_names: Sequence[str]) -> str:
-    """Figure 2: the softmax-normalised weight of each biLM layer (mean ± std over seeds), one bar per place ELMo enters."""
+    """
+    Figure 2: the softmax-normalised weight of each biLM layer (mean ± std over seeds), one bar per
+    place ELMo enters.
+    """
     figure, axis = plt.subplots(figsize=(5.5, 3.2))
     width = 0.8 / max(1, len(places))
     for index, (place, (means, stds)) in enumerate(sorted(places.items())):
         positions = [layer + (index - (len(places) - 1) / 2) * width for layer in range(len(means))]
-        axis.bar(positions, means, width, yerr=stds, capsize=3, label=place, color=OTHER_COLORS[index % len(OTHER_COLORS)])
+        axis.bar(
+            positions, means, width, yerr=stds, capsize=3, label=place, color=OTHER_COLORS[index % len(OTHER_COLORS)]
+        )
     axis.set_xticks(range(len(layer_names)), layer_names)
     axis.set_ylim(0, 1)
     axis.set_ylabel("weight")
@@ -100,7 +123,11 @@ def grouped_bars(title: str, groups: Sequence[Tuple[str, Sequence[Tuple[str, flo
     figure, axis = plt.subplots(figsize=(max(5.5, 1.1 * len(groups) + 2), 3.2))
     width = 0.8 / max(1, len(labels))
     for index, label in enumerate(labels):
-        positions = [group + (index - (len(labels) - 1) / 2) * width for group, (_, bars) in enumerate(groups) if label in dict(bars)]
+        positions = [
+            group + (index - (len(labels) - 1) / 2) * width
+            for group, (_, bars) in enumerate(groups)
+            if label in dict(bars)
+        ]
         values = [dict(bars)[label] for _, bars in groups if label in dict(bars)]
         axis.bar(positions, values, width, label=label, color=OTHER_COLORS[index % len(OTHER_COLORS)])
     axis.set_xticks(range(len(groups)), [name for name, _ in groups], rotation=15, ha="right")
@@ -116,4 +143,4 @@ def _svg(figure) -> str:
     figure.savefig(buffer, format="svg", metadata={"Date": None})  # no date: the same runs give the same file
     plt.close(figure)
     text = buffer.getvalue()
-    return text[text.index("<svg"):]  # inline in HTML: no XML declaration or doctype
+    return text[text.index("<svg") :]  # inline in HTML: no XML declaration or doctype

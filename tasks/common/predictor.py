@@ -1,4 +1,5 @@
 """The base of the suite's predictors on raw text, and its handling of bad input lines."""
+
 import json
 import logging
 from typing import Any, Dict, List, Tuple

@@ -21,6 +21,7 @@ artificial twins (the scorer's v7+ behaviour).
 Numerators and denominators are summed over documents before dividing, as the scorer does for a
 whole file; the CoNLL-2012 score is the mean of the three F1s.
 """
+
 from typing import Dict, Hashable, List, Sequence, Tuple
 
 import numpy
@@ -50,8 +51,8 @@ def _links_kept(cluster: frozenset, partition: List[frozenset]) -> int:
 
 def b_cubed(key: List[frozenset], response: List[frozenset]) -> Totals:
     overlaps = [(len(k), len(r), len(k & r)) for k in key for r in response]
-    recall = sum(common ** 2 / key_size for key_size, _, common in overlaps if common)
-    precision = sum(common ** 2 / response_size for _, response_size, common in overlaps if common)
+    recall = sum(common**2 / key_size for key_size, _, common in overlaps if common)
+    precision = sum(common**2 / response_size for _, response_size, common in overlaps if common)
     return recall, sum(len(k) for k in key), precision, sum(len(r) for r in response)
 
 
@@ -66,7 +67,10 @@ def ceafe(key: List[frozenset], response: List[frozenset]) -> Totals:
 
 
 def _as_sets(clusters: Sequence[Cluster], side: str) -> List[frozenset]:
-    """Clusters as sets; a mention in two clusters (or twice in one) is an error, as the scorer's input must not have it."""
+    """
+    Clusters as sets; a mention in two clusters (or twice in one) is an error, as the scorer's input
+    must not have it.
+    """
     sets, seen = [], set()
     for cluster in clusters:
         mentions = [tuple(m) if isinstance(m, list) else m for m in cluster]

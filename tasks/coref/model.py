@@ -15,6 +15,7 @@ what the paper has and it lacks:
 - mention pruning that keeps no span crossing a better one;
 - the CoNLL-2012 metrics as the reference scorer computes them (`Conll2012CorefScores`).
 """
+
 import math
 from typing import Any, Dict, List, Sequence
 
@@ -41,8 +42,11 @@ class SentenceLayout:
     """
 
     def __init__(self, sentence_lengths: Sequence[Sequence[int]], document_length: int, device: torch.device) -> None:
-        sentences = [(document, sum(lengths[:i]), length)
-                     for document, lengths in enumerate(sentence_lengths) for i, length in enumerate(lengths)]
+        sentences = [
+            (document, sum(lengths[:i]), length)
+            for document, lengths in enumerate(sentence_lengths)
+            for i, length in enumerate(lengths)
+        ]
         longest = max(length for _, _, length in sentences)
         positions = torch.arange(longest)
         starts = torch.tensor([document * document_length + offset for document, offset, _ in sentences])
@@ -71,8 +75,10 @@ class SentenceLayout:
 
     def text_by_sentence(self, text: TextFieldTensors) -> TextFieldTensors:
         """Every tensor of a text field (token ids, character ids, ELMo's character ids) in sentence order."""
-        return {indexer: {key: self.by_sentence(tensor) for key, tensor in tensors.items()}
-                for indexer, tensors in text.items()}
+        return {
+            indexer: {key: self.by_sentence(tensor) for key, tensor in tensors.items()}
+            for indexer, tensors in text.items()
+        }
 
 
 def _zero_outside(tensor: torch.Tensor, mask: torch.BoolTensor) -> torch.Tensor:
@@ -197,8 +203,10 @@ class EndToEndCoreferenceResolver(CoreferenceResolver):
         mention_scores = self._mention_scorer(self._mention_feedforward(span_embeddings)).squeeze(-1)
 
         # The best `spans_per_word` spans per word of each document, in document order.
-        num_to_keep = [min(max(1, math.floor(self._spans_per_word * sum(entry["sentence_lengths"]))), spans.size(1))
-                       for entry in metadata]
+        num_to_keep = [
+            min(max(1, math.floor(self._spans_per_word * sum(entry["sentence_lengths"]))), spans.size(1))
+            for entry in metadata
+        ]
         if self._non_crossing_pruning:
             top_indices, top_mask = batched_non_crossing_top_spans(spans, mention_scores, span_mask, num_to_keep)
         else:
@@ -237,8 +245,14 @@ class EndToEndCoreferenceResolver(CoreferenceResolver):
         }
         if span_labels is not None:
             output["loss"] = self._loss(
-                span_labels, top_indices, flat_top_indices, top_mask, antecedent_indices,
-                flat_antecedent_indices, antecedent_mask, coreference_scores,
+                span_labels,
+                top_indices,
+                flat_top_indices,
+                top_mask,
+                antecedent_indices,
+                flat_antecedent_indices,
+                antecedent_mask,
+                coreference_scores,
             )
         if all("clusters" in entry for entry in metadata):
             self._mention_recall(top_spans, metadata)
@@ -269,7 +283,9 @@ class EndToEndCoreferenceResolver(CoreferenceResolver):
         contextual = self._dropout(self._context_layer(embedded, layout.sentence_mask))
         return layout.by_document(embedded), layout.by_document(contextual)
 
-    def _span_embeddings(self, embedded: torch.Tensor, contextual: torch.Tensor, spans: torch.LongTensor) -> torch.Tensor:
+    def _span_embeddings(
+        self, embedded: torch.Tensor, contextual: torch.Tensor, spans: torch.LongTensor
+    ) -> torch.Tensor:
         """[x*_start, x*_end, width, head]: `(batch, num_spans, span_dim)`."""
         starts = util.batched_index_select(contextual, spans[:, :, 0])
         ends = util.batched_index_select(contextual, spans[:, :, 1])
@@ -296,7 +312,8 @@ class EndToEndCoreferenceResolver(CoreferenceResolver):
         device = top_spans.device
         speaker_ids = torch.tensor(
             [_speaker_ids(entry["speakers"], starts) for entry, starts in zip(metadata, top_spans[:, :, 0].tolist())],
-            dtype=torch.long, device=device,
+            dtype=torch.long,
+            device=device,
         )
         antecedent_speaker_ids = util.batched_index_select(
             speaker_ids.unsqueeze(-1), antecedent_indices, flat_antecedent_indices
@@ -365,7 +382,9 @@ class EndToEndCoreferenceResolver(CoreferenceResolver):
     ) -> torch.Tensor:
         """Minus the log of the probability of all gold antecedents (the dummy for spans without one), summed."""
         top_labels = util.batched_index_select(span_labels.unsqueeze(-1), top_indices, flat_top_indices)
-        antecedent_labels = util.batched_index_select(top_labels, antecedent_indices, flat_antecedent_indices).squeeze(-1)
+        antecedent_labels = util.batched_index_select(top_labels, antecedent_indices, flat_antecedent_indices).squeeze(
+            -1
+        )
         antecedent_labels = util.replace_masked_values(antecedent_labels, antecedent_mask, -100)
         gold = self._compute_antecedent_gold_labels(top_labels, antecedent_labels)
         log_probabilities = torch.log_softmax(coreference_scores, -1)

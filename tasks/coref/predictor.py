@@ -1,4 +1,5 @@
 """Coreference in raw text: `{"document": "..."}` in, clusters of mentions with token and character spans out."""
+
 from typing import Any, Dict, List
 
 from allennlp.common.util import JsonDict

@@ -1,12 +1,11 @@
 """Lee et al. (2017)'s mention pruning: the best-scoring spans that cross no better one."""
+
 from typing import List, Sequence, Tuple
 
 import torch
 
 
-def non_crossing_top_spans(
-    spans: Sequence[Tuple[int, int]], scores: Sequence[float], num_to_keep: int
-) -> List[int]:
+def non_crossing_top_spans(spans: Sequence[Tuple[int, int]], scores: Sequence[float], num_to_keep: int) -> List[int]:
     """
     Indices of up to `num_to_keep` spans, in increasing order, accepted greedily by decreasing
     score, skipping any span that crosses one already accepted: i and j cross when

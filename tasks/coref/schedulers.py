@@ -1,4 +1,5 @@
 """The learning-rate schedule of Lee et al. (2017): exponential decay in steps of `decay_steps` batches."""
+
 import torch
 from allennlp.training.learning_rate_schedulers import LearningRateScheduler
 

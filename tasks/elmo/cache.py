@@ -25,6 +25,7 @@ the data file (overwritten, truncated, a disk error), is never returned: it is c
 stored anew, and the log says how many entries of which cache were damaged. A damaged index or
 metadata file stops the run, naming the folder to delete (it fills again).
 """
+
 import fcntl
 import hashlib
 import json
@@ -33,7 +34,7 @@ import os
 import sqlite3
 import zlib
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Union
 
 import numpy
 import torch
@@ -67,7 +68,9 @@ class ActivationCache:
         self.path = Path(directory) / f"{fingerprint[:24]}-{dtype}-v{FORMAT_VERSION}"
         self.path.mkdir(parents=True, exist_ok=True)
         self.num_layers, self.dim, self.dtype = num_layers, dim, DTYPES[dtype]
-        self._check_metadata({"format": FORMAT_VERSION, "fingerprint": fingerprint, "num_layers": num_layers, "dim": dim, "dtype": dtype})
+        self._check_metadata(
+            {"format": FORMAT_VERSION, "fingerprint": fingerprint, "num_layers": num_layers, "dim": dim, "dtype": dtype}
+        )
         self._data_path = self.path / "activations.bin"
         self._data_path.touch(exist_ok=True)
         self._connection: Optional[sqlite3.Connection] = None
@@ -86,7 +89,9 @@ class ActivationCache:
         if missing_rows:
             longest = max(1, max(lengths[row] for row in missing_rows))
             computed = compute(character_ids[missing_rows, :longest])
-            stored.update(self._store([keys[row] for row in missing_rows], [lengths[row] for row in missing_rows], computed))
+            stored.update(
+                self._store([keys[row] for row in missing_rows], [lengths[row] for row in missing_rows], computed)
+            )
         return self._assemble(keys, lengths, stored, character_ids.size(1), character_ids.device)
 
     def _assemble(self, keys, lengths, stored, timesteps: int, device) -> Activations:
@@ -104,9 +109,15 @@ class ActivationCache:
         rows = []
         for start in range(0, len(keys), 500):  # SQLite's limit on parameters per statement
             chunk = keys[start : start + 500]
-            rows += self._database().execute(
-                f"SELECT key, offset, positions, checksum FROM activations WHERE key IN ({','.join('?' * len(chunk))})", chunk
-            ).fetchall()
+            rows += (
+                self._database()
+                .execute(
+                    "SELECT key, offset, positions, checksum FROM activations WHERE key IN "
+                    f"({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+                .fetchall()
+            )
         if not rows:
             return {}
         width = self.num_layers * self.dim
@@ -122,14 +133,19 @@ class ActivationCache:
             self.damaged += damaged
             logger.warning(
                 "ELMo activation cache %s: %d stored sentences damaged (checksum mismatch or past the end of "
-                "activations.bin): computing them again. If this repeats, delete that folder.", self.path, damaged,
+                "activations.bin): computing them again. If this repeats, delete that folder.",
+                self.path,
+                damaged,
             )
         return found
 
     def _store(self, keys: List[bytes], lengths: List[int], computed: Activations) -> Dict[bytes, numpy.ndarray]:
         """Appends each sentence's layers (as stored, so callers see the stored values) and indexes them."""
         layers = torch.stack([layer.detach() for layer in computed["activations"]]).cpu().numpy()
-        entries = {key: numpy.ascontiguousarray(layers[:, row, : length + 2], dtype=self.dtype) for row, (key, length) in enumerate(zip(keys, lengths))}
+        entries = {
+            key: numpy.ascontiguousarray(layers[:, row, : length + 2], dtype=self.dtype)
+            for row, (key, length) in enumerate(zip(keys, lengths))
+        }
         database = self._database()  # before taking the lock, which opening the database takes too
         with open(self.path / "write.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)

@@ -2,107 +2,117 @@
 `allennlp elmo-cache`: fill a config's ELMo activation caches before training.
 `allennlp elmo-embed`: write the ELMo vectors of a text file to hdf5 (the former `allennlp elmo`).
 """
+
 import argparse
 import logging
 import os
-from typing import List, Optional
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common import Params
-from allennlp.common.checks import ConfigurationError
 
-from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
+from tasks.common.command import Command
+from tasks.elmo.arguments import (
+    add_batch_size_argument,
+    add_bilm_arguments,
+    add_tokenized_argument,
+    bilm_files,
+    parse_mix_weights,
+)
 from tasks.elmo.embed import LAYER_OUTPUTS, embed_file
 from tasks.elmo.fill import SPLITS, cached_elmo_settings, config_sentences, fill
+from tasks.elmo.frozen_bilm import FrozenBilm
 
 logger = logging.getLogger(__name__)
 
 
 @Subcommand.register("elmo-cache")
-class ElmoCache(Subcommand):
-    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = (
-            "Compute the activations of every sentence a config's ELMo will see (its train, validation and "
-            "test data, read with its own readers) into the ELMo's activation cache, before training. "
-            "Sentences already in the cache are skipped."
-        )
-        subparser = parser.add_parser(self.name, description=description, help=description)
-        subparser.add_argument("config_file", help="a training config whose ELMo has a cache, e.g. configs/ner_elmo.jsonnet")
-        subparser.add_argument(
-            "--splits", nargs="+", choices=list(SPLITS), help="which data to read (default: every split the config names)"
-        )
-        subparser.add_argument("--batch-size", type=int, default=64, help="sentences per biLM batch (default 64)")
-        subparser.add_argument("-o", "--overrides", default="", help="JSON overrides for the config, as in allennlp train")
-        subparser.set_defaults(func=_fill_caches)
-        return subparser
+class ElmoCache(Command):
+    description = (
+        "Compute the activations of every sentence a config's ELMo will see (its train, validation and "
+        "test data, read with its own readers) into the ELMo's activation cache, before training. "
+        "Sentences already in the cache are skipped."
+    )
 
-
-def _fill_caches(args: argparse.Namespace) -> None:
-    config = Params.from_file(args.config_file, args.overrides).as_dict(quiet=True)
-    biLMs = cached_elmo_settings(config)
-    splits = args.splits or [split for split, (path_key, _) in SPLITS.items() if config.get(path_key)]
-    sentences = config_sentences(config, splits)
-    for settings, paths in biLMs.items():
-        logger.info("ELMo at %s: %s", ", ".join(paths), settings)
-        bilm = FrozenBilm(settings.options_file, settings.weight_file, settings.lstm_state, settings.cache_directory, settings.cache_dtype)
-        report = fill(bilm, sentences, args.batch_size)
-        speed = f", {report.computed_tokens / report.seconds:.0f} tokens/s" if report.computed else ""
-        size = os.path.getsize(bilm.cache.path / "activations.bin")
-        logger.info(
-            "Cache %s: %d sentences (%d tokens) of %s; %d were stored already, %d computed in %.1f s%s; %.1f MB on disk",
-            bilm.cache.path, report.sentences, report.tokens, ", ".join(splits), report.already_stored,
-            report.computed, report.seconds, speed, size / 1e6,
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "config_file", help="a training config whose ELMo has a cache, e.g. configs/ner_elmo.jsonnet"
         )
+        parser.add_argument(
+            "--splits",
+            nargs="+",
+            choices=list(SPLITS),
+            help="which data to read (default: every split the config names)",
+        )
+        add_batch_size_argument(parser)
+        parser.add_argument("-o", "--overrides", default="", help="JSON overrides for the config, as in allennlp train")
+
+    def run(self, args: argparse.Namespace) -> None:
+        config = Params.from_file(args.config_file, args.overrides).as_dict(quiet=True)
+        biLMs = cached_elmo_settings(config)
+        splits = args.splits or [split for split, (path_key, _) in SPLITS.items() if config.get(path_key)]
+        sentences = config_sentences(config, splits)
+        for settings, paths in biLMs.items():
+            logger.info("ELMo at %s: %s", ", ".join(paths), settings)
+            bilm = FrozenBilm(**settings._asdict())
+            report = fill(bilm, sentences, args.batch_size)
+            speed = f", {report.computed_tokens / report.seconds:.0f} tokens/s" if report.computed else ""
+            size = os.path.getsize(bilm.cache.path / "activations.bin")
+            logger.info(
+                "Cache %s: %d sentences (%d tokens) of %s; %d were stored already, %d computed in %.1f s%s; "
+                "%.1f MB on disk",
+                bilm.cache.path,
+                report.sentences,
+                report.tokens,
+                ", ".join(splits),
+                report.already_stored,
+                report.computed,
+                report.seconds,
+                speed,
+                size / 1e6,
+            )
 
 
 @Subcommand.register("elmo-embed")
-class ElmoEmbed(Subcommand):
-    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = (
-            "Write the ELMo vectors of a text file (one sentence per line) to hdf5: one dataset per line, "
-            "named by its index from 0, and sentence_to_index. An interrupted run continues when run again."
-        )
-        subparser = parser.add_parser(self.name, description=description, help=description)
-        subparser.add_argument("input_file", help="UTF-8 text, one sentence per line")
-        subparser.add_argument("output_file", help="the hdf5 file to write")
-        subparser.add_argument("--options-file", help="biLM options.json (default: ELMO_OPTIONS_FILE, else the bundled biLM)")
-        subparser.add_argument("--weight-file", help="biLM weights.hdf5 (default: ELMO_WEIGHT_FILE, else the bundled biLM)")
-        subparser.add_argument("--tokenized", action="store_true", help="lines are tokens separated by white space (default: raw text, tokenised by blank_spacy)")
-        subparser.add_argument(
-            "--layers", choices=LAYER_OUTPUTS, default="all",
-            help="all: (layers, tokens, dim); top, average or mix: (tokens, dim) (default all)",
-        )
-        subparser.add_argument("--mix-weights", help="with --layers mix: one weight per layer, w0,w1,w2 (used as given, no softmax)")
-        subparser.add_argument("--gamma", type=float, default=1.0, help="with --layers mix: the scale γ (default 1)")
-        subparser.add_argument("--lstm-state", choices=LSTM_STATES, default="zero", help="the state every sentence starts from (default zero)")
-        subparser.add_argument("--batch-size", type=int, default=64, help="sentences per biLM batch (default 64)")
-        subparser.add_argument("--max-sentences", type=int, help="stop after this many sentences; running again continues")
-        subparser.add_argument(
-            "--sentence-vectors", action="store_true",
-            help="write each line's mean token vector (padding excluded): all: (layers, dim); top, average or mix: (dim,)",
-        )
-        subparser.set_defaults(func=_embed)
-        return subparser
-
-
-def _embed(args: argparse.Namespace) -> None:
-    if bool(args.options_file) != bool(args.weight_file):
-        raise ConfigurationError("give both --options-file and --weight-file, or neither (ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE)")
-    options_file = args.options_file or os.environ["ELMO_OPTIONS_FILE"]  # set, or given its default, by tasks.environment
-    weight_file = args.weight_file or os.environ["ELMO_WEIGHT_FILE"]
-    mix_weights = parse_mix_weights(args.mix_weights)
-    embed_file(
-        args.input_file, args.output_file, options_file, weight_file, layers=args.layers,
-        mix_weights=mix_weights, gamma=args.gamma, lstm_state=args.lstm_state, tokenized=args.tokenized,
-        batch_size=args.batch_size, max_sentences=args.max_sentences, sentence_vectors=args.sentence_vectors,
+class ElmoEmbed(Command):
+    description = (
+        "Write the ELMo vectors of a text file (one sentence per line) to hdf5: one dataset per line, "
+        "named by its index from 0, and sentence_to_index. An interrupted run continues when run again."
     )
 
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("input_file", help="UTF-8 text, one sentence per line")
+        parser.add_argument("output_file", help="the hdf5 file to write")
+        add_bilm_arguments(
+            parser, mix_help="with --layers mix: one weight per layer, w0,w1,w2 (used as given, no softmax)"
+        )
+        add_tokenized_argument(parser)
+        parser.add_argument(
+            "--layers",
+            choices=LAYER_OUTPUTS,
+            default="all",
+            help="all: (layers, tokens, dim); top, average or mix: (tokens, dim) (default all)",
+        )
+        parser.add_argument("--gamma", type=float, default=1.0, help="with --layers mix: the scale γ (default 1)")
+        add_batch_size_argument(parser)
+        parser.add_argument("--max-sentences", type=int, help="stop after this many sentences; running again continues")
+        parser.add_argument(
+            "--sentence-vectors",
+            action="store_true",
+            help="write each line's mean token vector (padding excluded): "
+            "all: (layers, dim); top, average or mix: (dim,)",
+        )
 
-def parse_mix_weights(text: Optional[str]) -> Optional[List[float]]:
-    """`--mix-weights "0.2,0.3,0.5"` as floats; None when not given."""
-    if text is None:
-        return None
-    try:
-        return [float(value) for value in text.split(",")]
-    except ValueError:
-        raise ConfigurationError(f"--mix-weights: expected numbers separated by commas, like 0.2,0.3,0.5, not {text!r}") from None
+    def run(self, args: argparse.Namespace) -> None:
+        embed_file(
+            args.input_file,
+            args.output_file,
+            *bilm_files(args),
+            layers=args.layers,
+            mix_weights=parse_mix_weights(args.mix_weights),
+            gamma=args.gamma,
+            lstm_state=args.lstm_state,
+            tokenized=args.tokenized,
+            batch_size=args.batch_size,
+            max_sentences=args.max_sentences,
+            sentence_vectors=args.sentence_vectors,
+        )

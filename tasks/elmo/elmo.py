@@ -10,6 +10,7 @@ keeps γ trainable, as the paper does (§A.2: without γ, training failed), wher
 `scalar_mix_parameters` freeze γ too. `FastElmoTokenEmbedder` ("fast_elmo") is the drop-in for
 AllenNLP's `elmo_token_embedder`, with the same config keys.
 """
+
 from typing import List, Optional, Tuple
 
 import torch
@@ -18,7 +19,7 @@ from allennlp.modules.elmo import Elmo
 from allennlp.modules.time_distributed import TimeDistributed
 from allennlp.modules.token_embedders import TokenEmbedder
 
-from tasks.elmo.bilm import FrozenBilm
+from tasks.elmo.frozen_bilm import FrozenBilm
 
 LAYER_CHOICES = ("all", "top")
 # Pre-softmax weights that put all the mass on the top layer: exp(-9e10) is exactly 0 in float32.
@@ -118,7 +119,9 @@ class FastElmoTokenEmbedder(TokenEmbedder):
     ) -> None:
         super().__init__()
         if vocab_to_cache is not None:
-            raise ConfigurationError("fast_elmo does not take vocab_to_cache: set cache_directory to cache the whole biLM")
+            raise ConfigurationError(
+                "fast_elmo does not take vocab_to_cache: set cache_directory to cache the whole biLM"
+            )
         self._elmo = PaperElmo(
             options_file,
             weight_file,
@@ -150,7 +153,10 @@ class FastElmoTokenEmbedder(TokenEmbedder):
 
 
 def check_elmo_places(
-    elmo: Optional[PaperElmo], at_input: bool, at_output: bool, flags: Tuple[str, str] = ("elmo_at_input", "elmo_at_output")
+    elmo: Optional[PaperElmo],
+    at_input: bool,
+    at_output: bool,
+    flags: Tuple[str, str] = ("elmo_at_input", "elmo_at_output"),
 ) -> None:
     """
     For a model that concatenates ELMo at its input and/or its encoder's output: one scalar mix per
@@ -161,7 +167,9 @@ def check_elmo_places(
     switches = f"{flags[0]}={at_input}, {flags[1]}={at_output}"
     if elmo is None:
         if places:
-            raise ConfigurationError(f"{flags[0]} or {flags[1]} is true, but the model has no elmo: no `elmo` was given")
+            raise ConfigurationError(
+                f"{flags[0]} or {flags[1]} is true, but the model has no elmo: no `elmo` was given"
+            )
         return
     if places == 0:
         raise ConfigurationError(f"`elmo` was given, but {flags[0]} and {flags[1]} are both false")

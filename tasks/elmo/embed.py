@@ -19,7 +19,7 @@ the same command again continues where it stopped, and the hdf5 is written (unde
 name, then renamed) only once every line is done. `OUTPUT.partial/settings.json` records the input
 and settings; a rerun with other ones is refused rather than mixed in.
 """
-import hashlib
+
 import json
 import logging
 import os
@@ -38,7 +38,8 @@ from allennlp.nn import util
 
 from data_readers.errors import DataFormatError
 from data_readers.tokenizers import BlankSpacyTokenizer
-from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
+from tasks.common.files import file_sha256
+from tasks.elmo.frozen_bilm import LSTM_STATES, FrozenBilm
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +65,9 @@ def read_sentences(path: Path, tokenized: bool) -> List[List[str]]:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as error:
-                raise DataFormatError(path, number, f"expected UTF-8 text, found byte {raw[error.start]:#04x} at byte {error.start}") from None
+                raise DataFormatError(
+                    path, number, f"expected UTF-8 text, found byte {raw[error.start]:#04x} at byte {error.start}"
+                ) from None
             if tokenized:
                 sentences.append(text.split())
             else:
@@ -108,10 +111,12 @@ def embed_file(
     sentences = read_sentences(input_path, tokenized)
     bilm = FrozenBilm(options_file, weight_file, lstm_state)
     if mix_weights is not None and len(mix_weights) != bilm.num_layers:
-        raise ConfigurationError(f"the biLM has {bilm.num_layers} layers: give {bilm.num_layers} mix weights, not {len(mix_weights)}")
+        raise ConfigurationError(
+            f"the biLM has {bilm.num_layers} layers: give {bilm.num_layers} mix weights, not {len(mix_weights)}"
+        )
     settings = {
         "format": FORMAT_VERSION,
-        "input_sha256": _file_sha256(input_path),
+        "input_sha256": file_sha256(input_path),
         "tokenized": tokenized,
         "biLM": bilm.fingerprint,
         "lstm_state": lstm_state,
@@ -142,19 +147,31 @@ def embed_file(
         for first in range(0, len(to_compute), batch_size):
             batch = to_compute[first : first + batch_size]
             vectors = compute(bilm, [sentences[index] for index in batch])
-            partial.write({index: _select(layer_stack, layers, mix_weights, gamma) for index, layer_stack in zip(batch, vectors)})
+            partial.write(
+                {index: _select(layer_stack, layers, mix_weights, gamma) for index, layer_stack in zip(batch, vectors)}
+            )
             progress.update(sum(len(sentences[index]) for index in batch))
     seconds = time.perf_counter() - start
     remaining = len(pending) - len(to_compute)
     if remaining == 0:
-        empty_shape = (bilm.num_layers, bilm.get_output_dim()) if sentence_vectors else (bilm.num_layers, 0, bilm.get_output_dim())
+        empty_shape = (
+            (bilm.num_layers, bilm.get_output_dim())
+            if sentence_vectors
+            else (bilm.num_layers, 0, bilm.get_output_dim())
+        )
         empty = _select(numpy.zeros(empty_shape, numpy.float32), layers, mix_weights, gamma)
         partial.assemble(output_path, empty_lines, empty, line_texts(input_path))
         if empty_lines:
-            logger.info("%d empty lines got empty datasets (0 tokens), the first line %d", len(empty_lines), empty_lines[0] + 1)
+            logger.info(
+                "%d empty lines got empty datasets (0 tokens), the first line %d", len(empty_lines), empty_lines[0] + 1
+            )
         logger.info("Wrote %s: %d lines", output_path, len(sentences))
     else:
-        logger.info("Stopped after %d sentences as asked; %d remain: run the same command again to continue", len(to_compute), remaining)
+        logger.info(
+            "Stopped after %d sentences as asked; %d remain: run the same command again to continue",
+            len(to_compute),
+            remaining,
+        )
     return EmbedReport(len(sentences), len(empty_lines), len(to_compute), remaining, tokens, seconds)
 
 
@@ -168,7 +185,9 @@ def _check_choices(layers: str, mix_weights, lstm_state: str, batch_size: int, m
     if batch_size < 1 or (max_sentences is not None and max_sentences < 1):
         raise ConfigurationError("the batch size and max_sentences must be positive")
     if lstm_state == "carried" and max_sentences is not None:
-        raise ConfigurationError("a run with carried LSTM states cannot be split: its vectors depend on every batch before")
+        raise ConfigurationError(
+            "a run with carried LSTM states cannot be split: its vectors depend on every batch before"
+        )
 
 
 def sentence_layers(bilm: FrozenBilm, sentences: Sequence[Sequence[str]]) -> List[numpy.ndarray]:
@@ -206,15 +225,9 @@ def _select(layer_stack: numpy.ndarray, layers: str, mix_weights, gamma: float) 
         return numpy.ascontiguousarray(layer_stack[-1])
     if layers == "average":
         return layer_stack.mean(axis=0)
-    return (gamma * numpy.tensordot(numpy.asarray(mix_weights, numpy.float32), layer_stack, axes=1)).astype(numpy.float32)
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as data:
-        for block in iter(lambda: data.read(1 << 24), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return (gamma * numpy.tensordot(numpy.asarray(mix_weights, numpy.float32), layer_stack, axes=1)).astype(
+        numpy.float32
+    )
 
 
 class PartialOutput:
@@ -229,9 +242,12 @@ class PartialOutput:
         if settings_path.exists():
             found = json.loads(settings_path.read_text(encoding="utf-8"))
             if found != settings:
-                differences = ", ".join(sorted(key for key in set(found) | set(settings) if found.get(key) != settings.get(key)))
+                differences = ", ".join(
+                    sorted(key for key in set(found) | set(settings) if found.get(key) != settings.get(key))
+                )
                 raise ConfigurationError(
-                    f"{directory} holds a run with other {differences}: run the same command as before, or remove {directory}"
+                    f"{directory} holds a run with other {differences}: run the same command as before, or remove "
+                    f"{directory}"
                 )
         else:
             directory.mkdir(parents=True)

@@ -10,6 +10,7 @@ The sentences are those the config's own readers produce: every `TextField` (als
 `ListField`) indexed by an `elmo_characters` indexer, turned into character ids by that indexer,
 so their cache keys are exactly the ones the model looks up in training.
 """
+
 import copy
 import logging
 import time
@@ -23,8 +24,8 @@ from allennlp.data.fields import Field, ListField, TextField
 from allennlp.data.token_indexers import ELMoTokenCharactersIndexer
 from allennlp.data.token_indexers.elmo_indexer import ELMoCharacterMapper
 
-from tasks.elmo.bilm import FrozenBilm
 from tasks.elmo.cache import sentence_key
+from tasks.elmo.frozen_bilm import FrozenBilm
 
 logger = logging.getLogger(__name__)
 
@@ -146,13 +147,17 @@ def config_sentences(config: Dict[str, Any], splits: List[str]) -> Dict[bytes, L
                     continue
                 sentences.setdefault(sentence_key(torch.tensor(character_ids)), character_ids)
         if texts == 0:
-            raise ConfigurationError(f"no ELMo input in the {split} split ({config[path_key]}): no text field has an elmo_characters indexer")
+            raise ConfigurationError(
+                f"no ELMo input in the {split} split ({config[path_key]}): no text field has an elmo_characters indexer"
+            )
         logger.info("%s (%s): %d ELMo inputs, %d of them empty (left out)", split, config[path_key], texts, empty)
     logger.info("%d distinct non-empty ELMo inputs in %s", len(sentences), ", ".join(splits))
     return sentences
 
 
-def fill(bilm: FrozenBilm, sentences: Dict[bytes, List[List[int]]], batch_size: int, description: str = "biLM") -> FillReport:
+def fill(
+    bilm: FrozenBilm, sentences: Dict[bytes, List[List[int]]], batch_size: int, description: str = "biLM"
+) -> FillReport:
     """Computes into `bilm`'s cache every sentence it does not hold yet, in batches sorted by length."""
     if bilm.cache is None:
         raise ConfigurationError("this biLM has no cache to fill")
@@ -164,7 +169,11 @@ def fill(bilm: FrozenBilm, sentences: Dict[bytes, List[List[int]]], batch_size: 
     missing_tokens = sum(len(sentences[key]) for key in missing)
     logger.info(
         "%d of %d sentences already in the cache (%s); computing %d (%d tokens)",
-        len(stored), len(sentences), bilm.cache.path, len(missing), missing_tokens,
+        len(stored),
+        len(sentences),
+        bilm.cache.path,
+        len(missing),
+        missing_tokens,
     )
     start = time.perf_counter()
     with torch.no_grad(), Tqdm.tqdm(total=missing_tokens, unit="token", desc=description) as progress:

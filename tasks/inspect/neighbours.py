@@ -8,6 +8,7 @@ The index is a directory holding the corpus's tokenised sentences (`sentences.js
 in the suite's activation cache (`tasks.elmo.cache`), filled once by `elmo-index` and shared with
 training runs and `allennlp elmo-cache`: no second copy is written.
 """
+
 import json
 import logging
 from pathlib import Path
@@ -17,9 +18,9 @@ import numpy
 from allennlp.common.checks import ConfigurationError
 from allennlp.modules.elmo import batch_to_ids
 
-from tasks.elmo.bilm import FrozenBilm
 from tasks.elmo.cache import sentence_key
 from tasks.elmo.fill import fill
+from tasks.elmo.frozen_bilm import FrozenBilm, cache_directory_for
 from tasks.inspect.vectors import layer_stacks, unit_rows, views
 
 logger = logging.getLogger(__name__)
@@ -48,10 +49,15 @@ def build_index(
     Fills the activation cache under `cache_directory` with the biLM's layers for the non-empty
     `sentences` and writes the index to `directory`; returns index.json's content.
     """
-    if not cache_directory or cache_directory.lower() == "none":
-        raise ConfigurationError("the neighbour index keeps its vectors in the ELMo activation cache: set ELMO_CACHE_DIR to a directory, not 'none'")
     if lstm_state == "carried":
-        raise ConfigurationError("an index needs each sentence's vectors independent of the others: use lstm_state 'zero' or 'warm_up'")
+        raise ConfigurationError(
+            "an index needs each sentence's vectors independent of the others: use lstm_state 'zero' or 'warm_up'"
+        )
+    if cache_directory_for(cache_directory, lstm_state) is None:
+        raise ConfigurationError(
+            "the neighbour index keeps its vectors in the ELMo activation cache: set ELMO_CACHE_DIR to a directory, "
+            "not 'none'"
+        )
     directory = Path(directory)
     if (directory / INDEX_FILE).exists():
         raise ConfigurationError(f"{directory} already holds an index: remove it, or choose another directory")
@@ -85,7 +91,12 @@ def build_index(
     (directory / INDEX_FILE).write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
     logger.info(
         "Indexed %d sentences (%d tokens) in %s; %d were in the cache already, %d computed in %.1f s",
-        index["sentences"], index["tokens"], bilm.cache.path, report.already_stored, report.computed, report.seconds,
+        index["sentences"],
+        index["tokens"],
+        bilm.cache.path,
+        report.already_stored,
+        report.computed,
+        report.seconds,
     )
     return index
 
@@ -97,26 +108,45 @@ class NeighbourIndex:
         self.directory = Path(directory)
         path = self.directory / INDEX_FILE
         if not path.exists():
-            raise ConfigurationError(f"{self.directory} holds no neighbour index ({INDEX_FILE}): build one with allennlp elmo-index")
+            raise ConfigurationError(
+                f"{self.directory} holds no neighbour index ({INDEX_FILE}): build one with allennlp elmo-index"
+            )
         self.settings = json.loads(path.read_text(encoding="utf-8"))
         if self.settings.get("format") != FORMAT_VERSION:
-            raise ConfigurationError(f"{path} is format {self.settings.get('format')}, expected {FORMAT_VERSION}: build the index again")
+            raise ConfigurationError(
+                f"{path} is format {self.settings.get('format')}, expected {FORMAT_VERSION}: build the index again"
+            )
         self.bilm = FrozenBilm(
-            self.settings["options_file"], self.settings["weight_file"], self.settings["lstm_state"],
-            self.settings["cache_directory"], self.settings["cache_dtype"],
+            self.settings["options_file"],
+            self.settings["weight_file"],
+            self.settings["lstm_state"],
+            self.settings["cache_directory"],
+            self.settings["cache_dtype"],
         )
         if self.bilm.fingerprint != self.settings["fingerprint"]:
-            raise ConfigurationError(f"the biLM files named in {path} have changed since the index was built: build it again")
+            raise ConfigurationError(
+                f"the biLM files named in {path} have changed since the index was built: build it again"
+            )
         with open(self.directory / SENTENCES_FILE, encoding="utf-8") as lines:
             self.sentences = [json.loads(line) for line in lines]
 
     def nearest(
-        self, tokens: Sequence[str], position: int, top: int = 5, mix_weights: Optional[Sequence[float]] = None, batch_size: int = 256
+        self,
+        tokens: Sequence[str],
+        position: int,
+        top: int = 5,
+        mix_weights: Optional[Sequence[float]] = None,
+        batch_size: int = 256,
     ) -> Dict[str, List[Neighbour]]:
-        """The `top` corpus tokens nearest to `tokens[position]`, per view; the query token itself (if indexed) left out."""
+        """
+        The `top` corpus tokens nearest to `tokens[position]`, per view; the query token itself (if
+        indexed) left out.
+        """
         if not 0 <= position < len(tokens):
-            raise ConfigurationError(f"the sentence has {len(tokens)} tokens: position {position} is outside it (positions count from 0)")
-        (_, query_layers), = layer_stacks(self.bilm, [list(tokens)])
+            raise ConfigurationError(
+                f"the sentence has {len(tokens)} tokens: position {position} is outside it (positions count from 0)"
+            )
+        ((_, query_layers),) = layer_stacks(self.bilm, [list(tokens)])
         queries = {name: unit_rows(vectors[position]) for name, vectors in views(query_layers, mix_weights).items()}
         misses_before = self.bilm.cache.misses
         scores: Dict[str, List[numpy.ndarray]] = {name: [] for name in queries}
@@ -126,16 +156,28 @@ class NeighbourIndex:
                 scores[name].append(unit_rows(vectors) @ queries[name])
             owners += [(index, token) for token in range(layers.shape[1])]
         if self.bilm.cache.misses > misses_before:
-            logger.warning("%d indexed sentences were missing from the cache and were computed again", self.bilm.cache.misses - misses_before)
+            logger.warning(
+                "%d indexed sentences were missing from the cache and were computed again",
+                self.bilm.cache.misses - misses_before,
+            )
         owners_array = numpy.asarray(owners)
-        itself = [row for row, (index, token) in enumerate(owners) if token == position and self.sentences[index] == list(tokens)]
+        itself = [
+            row
+            for row, (index, token) in enumerate(owners)
+            if token == position and self.sentences[index] == list(tokens)
+        ]
         result = {}
         for name, parts in scores.items():
             flat = numpy.concatenate(parts)
             flat[itself] = -numpy.inf
             best = numpy.argsort(-flat, kind="stable")[:top]
             result[name] = [
-                Neighbour(float(flat[row]), int(owners_array[row, 0]), int(owners_array[row, 1]), self.sentences[owners_array[row, 0]])
+                Neighbour(
+                    float(flat[row]),
+                    int(owners_array[row, 0]),
+                    int(owners_array[row, 1]),
+                    self.sentences[owners_array[row, 0]],
+                )
                 for row in best
             ]
         return result

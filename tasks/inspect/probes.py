@@ -15,6 +15,7 @@ Layer probes on frozen biLM features (`allennlp elmo-probe`): what each layer ho
 Each task also gets a baseline without the biLM: the word's most frequent tag in training (the
 overall most frequent tag for unseen words), and the lemma's most frequent roleset.
 """
+
 import logging
 import random
 from collections import Counter, defaultdict
@@ -24,9 +25,9 @@ import numpy
 import torch
 
 from data_readers.conllu_words import AnnotatedSentence
-from tasks.elmo.bilm import FrozenBilm
-from tasks.inspect.vectors import layer_stacks, unit_rows, view_title, views
 from tasks.common.plots import grouped_bars
+from tasks.elmo.frozen_bilm import FrozenBilm
+from tasks.inspect.vectors import layer_stacks, unit_rows, view_title, views
 
 logger = logging.getLogger(__name__)
 
@@ -41,12 +42,18 @@ class ProbeSettings(NamedTuple):
 
 
 def token_features(
-    bilm: FrozenBilm, sentences: Sequence[Sequence[str]], mix_weights: Optional[Sequence[float]] = None, batch_size: int = 64
+    bilm: FrozenBilm,
+    sentences: Sequence[Sequence[str]],
+    mix_weights: Optional[Sequence[float]] = None,
+    batch_size: int = 64,
 ) -> Dict[str, numpy.ndarray]:
     """Every view's vectors for every token of `sentences`, in order: view -> `(tokens, dim)`."""
     stacks = dict(layer_stacks(bilm, sentences, batch_size))
     ordered = [stacks[index] for index in range(len(sentences)) if sentences[index]]
-    return {name: numpy.ascontiguousarray(vectors) for name, vectors in views(numpy.concatenate(ordered, axis=1), mix_weights).items()}
+    return {
+        name: numpy.ascontiguousarray(vectors)
+        for name, vectors in views(numpy.concatenate(ordered, axis=1), mix_weights).items()
+    }
 
 
 def subset(sentences: List[AnnotatedSentence], limit: Optional[int], seed: int) -> List[AnnotatedSentence]:
@@ -70,17 +77,23 @@ class LinearProbe(torch.nn.Module):
         return self.linear((features - self.mean) / self.scale)
 
 
-def train_linear_probe(features: numpy.ndarray, labels: numpy.ndarray, num_classes: int, settings: ProbeSettings = ProbeSettings()) -> LinearProbe:
+def train_linear_probe(
+    features: numpy.ndarray, labels: numpy.ndarray, num_classes: int, settings: ProbeSettings = ProbeSettings()
+) -> LinearProbe:
     """Fits a `LinearProbe` to `features` `(examples, dim)` and integer `labels`."""
     torch.manual_seed(settings.seed)
     inputs = torch.from_numpy(numpy.asarray(features, dtype=numpy.float32))
     targets = torch.from_numpy(numpy.asarray(labels, dtype=numpy.int64))
     probe = LinearProbe(inputs.mean(dim=0), inputs.std(dim=0).clamp(min=1e-6), num_classes)
-    optimizer = torch.optim.LBFGS(probe.linear.parameters(), lr=1.0, max_iter=settings.iterations, history_size=20, line_search_fn="strong_wolfe")
+    optimizer = torch.optim.LBFGS(
+        probe.linear.parameters(), lr=1.0, max_iter=settings.iterations, history_size=20, line_search_fn="strong_wolfe"
+    )
 
     def closure():
         optimizer.zero_grad()
-        loss = torch.nn.functional.cross_entropy(probe(inputs), targets) + settings.l2 * probe.linear.weight.pow(2).sum()
+        loss = (
+            torch.nn.functional.cross_entropy(probe(inputs), targets) + settings.l2 * probe.linear.weight.pow(2).sum()
+        )
         loss.backward()
         return loss
 
@@ -88,8 +101,13 @@ def train_linear_probe(features: numpy.ndarray, labels: numpy.ndarray, num_class
     return probe
 
 
-def tag_probe(train_features: numpy.ndarray, train_tags: Sequence[str], test_features: numpy.ndarray, test_tags: Sequence[str],
-              settings: ProbeSettings = ProbeSettings()) -> float:
+def tag_probe(
+    train_features: numpy.ndarray,
+    train_tags: Sequence[str],
+    test_features: numpy.ndarray,
+    test_tags: Sequence[str],
+    settings: ProbeSettings = ProbeSettings(),
+) -> float:
     """Test accuracy of a linear probe trained on the training tags; a tag training never saw counts as an error."""
     labels = sorted(set(train_tags))
     number = {tag: index for index, tag in enumerate(labels)}
@@ -99,7 +117,9 @@ def tag_probe(train_features: numpy.ndarray, train_tags: Sequence[str], test_fea
     return float(numpy.mean([labels[guess] == gold for guess, gold in zip(predicted, test_tags)]))
 
 
-def most_frequent_tag_accuracy(train_words: Sequence[str], train_tags: Sequence[str], test_words: Sequence[str], test_tags: Sequence[str]) -> float:
+def most_frequent_tag_accuracy(
+    train_words: Sequence[str], train_tags: Sequence[str], test_words: Sequence[str], test_tags: Sequence[str]
+) -> float:
     """The baseline: each word's most frequent training tag; the most frequent tag overall for unseen words."""
     by_word: Dict[str, Counter] = defaultdict(Counter)
     for word, tag in zip(train_words, train_tags):
@@ -121,7 +141,12 @@ class SenseResult(NamedTuple):
     ambiguous_predicates: int
 
 
-def sense_probe(train_features: numpy.ndarray, train_rolesets: Sequence[str], test_features: numpy.ndarray, test_rolesets: Sequence[str]) -> SenseResult:
+def sense_probe(
+    train_features: numpy.ndarray,
+    train_rolesets: Sequence[str],
+    test_features: numpy.ndarray,
+    test_rolesets: Sequence[str],
+) -> SenseResult:
     """1-nearest-neighbour roleset by cosine to each training roleset's average vector, among the lemma's rolesets."""
     by_roleset: Dict[str, List[int]] = defaultdict(list)
     for row, roleset in enumerate(train_rolesets):
@@ -146,7 +171,10 @@ def most_frequent_sense(train_rolesets: Sequence[str], test_rolesets: Sequence[s
     counts: Dict[str, Counter] = defaultdict(Counter)
     for roleset in train_rolesets:
         counts[lemma(roleset)][roleset] += 1
-    guesses = [counts[lemma(gold)].most_common(1)[0][0] if lemma(gold) in counts else f"{lemma(gold)}.01" for gold in test_rolesets]
+    guesses = [
+        counts[lemma(gold)].most_common(1)[0][0] if lemma(gold) in counts else f"{lemma(gold)}.01"
+        for gold in test_rolesets
+    ]
     candidates = {name: sorted(rolesets) for name, rolesets in counts.items()}
     return _sense_result(guesses, test_rolesets, candidates)
 
@@ -203,15 +231,25 @@ def run_probes(
                     name: tag_probe(features["train"][name], train_tags, features["test"][name], test_tags, settings)
                     for name in results["views"]
                 },
-                "baseline": most_frequent_tag_accuracy(column["train"]["words"], train_tags, column["test"]["words"], test_tags),
+                "baseline": most_frequent_tag_accuracy(
+                    column["train"]["words"], train_tags, column["test"]["words"], test_tags
+                ),
                 "baseline_name": "most frequent tag of the word",
             }
         else:
-            rows = {split: [row for row, roleset in enumerate(column[split]["rolesets"]) if roleset is not None] for split in column}
+            rows = {
+                split: [row for row, roleset in enumerate(column[split]["rolesets"]) if roleset is not None]
+                for split in column
+            }
             train_rolesets = [column["train"]["rolesets"][row] for row in rows["train"]]
             test_rolesets = [column["test"]["rolesets"][row] for row in rows["test"]]
             scores = {
-                name: sense_probe(features["train"][name][rows["train"]], train_rolesets, features["test"][name][rows["test"]], test_rolesets)
+                name: sense_probe(
+                    features["train"][name][rows["train"]],
+                    train_rolesets,
+                    features["test"][name][rows["test"]],
+                    test_rolesets,
+                )
                 for name in results["views"]
             }
             baseline = most_frequent_sense(train_rolesets, test_rolesets)
@@ -254,21 +292,30 @@ def probe_markdown(results: Dict) -> str:
         baselines.append(f"{100 * results['tasks']['sense']['ambiguous_baseline']:.2f}")
     lines.append("| no biLM: most frequent tag of the word / roleset of the lemma | " + " | ".join(baselines) + " |")
     sizes = ", ".join(
-        f"{split}: {results[split]['sentences']} sentences, {results[split]['tokens']} tokens, {results[split]['predicates']} predicates"
+        f"{split}: {results[split]['sentences']} sentences, {results[split]['tokens']} tokens, "
+        f"{results[split]['predicates']} predicates"
         for split in ("train", "test")
     )
     lines += ["", f"Split sizes: {sizes}."]
     if "sense" in results["tasks"]:
         sense = results["tasks"]["sense"]
-        lines.append(f"Rolesets scored on {sense['predicates']} test predicates, {sense['ambiguous_predicates']} of whose lemmas had two or more rolesets in training.")
+        lines.append(
+            f"Rolesets scored on {sense['predicates']} test predicates, {sense['ambiguous_predicates']} of whose "
+            "lemmas had two or more rolesets in training."
+        )
     return "\n".join(lines) + "\n"
 
 
 def probe_chart(results: Dict, title: str) -> str:
     """Error rate (%) per view, one bar per task: lower is better, and small differences stay visible."""
     groups = [
-        (view_title(name).replace(" (characters)", "").replace(" (biLSTM)", ""),
-         [(TASK_TITLES[task] + " error", 100 * (1 - scores["views"][name])) for task, scores in results["tasks"].items()])
+        (
+            view_title(name).replace(" (characters)", "").replace(" (biLSTM)", ""),
+            [
+                (TASK_TITLES[task] + " error", 100 * (1 - scores["views"][name]))
+                for task, scores in results["tasks"].items()
+            ],
+        )
         for name in results["views"]
     ]
     return grouped_bars(title, groups, "test error (%)")

@@ -4,12 +4,13 @@ and the cosine similarity of its vectors between every pair of sentences, for ea
 layer, their average, a given mix). The character layer gives one word type the same vector in
 every context (cosine 1); the biLSTM layers tell the contexts apart.
 """
+
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
 import numpy
 from allennlp.common.checks import ConfigurationError
 
-from tasks.elmo.bilm import FrozenBilm
+from tasks.elmo.frozen_bilm import FrozenBilm
 from tasks.inspect.vectors import layer_stacks, unit_rows, view_title, views
 
 
@@ -19,7 +20,9 @@ class Similarities(NamedTuple):
     matrices: Dict[str, numpy.ndarray]  # view -> (sentences, sentences) cosines
 
 
-def word_positions(sentences: Sequence[Sequence[str]], word: Optional[str] = None, positions: Optional[Sequence[int]] = None) -> List[int]:
+def word_positions(
+    sentences: Sequence[Sequence[str]], word: Optional[str] = None, positions: Optional[Sequence[int]] = None
+) -> List[int]:
     """
     Where the followed word is in each sentence: `positions` as given (0-based, one per
     sentence), or the first token equal to `word`. A sentence without it is an error naming it.
@@ -28,10 +31,15 @@ def word_positions(sentences: Sequence[Sequence[str]], word: Optional[str] = Non
         raise ConfigurationError("give either the word to follow or its position in each sentence")
     if positions is not None:
         if len(positions) != len(sentences):
-            raise ConfigurationError(f"{len(sentences)} sentences but {len(positions)} positions: give one position per sentence")
+            raise ConfigurationError(
+                f"{len(sentences)} sentences but {len(positions)} positions: give one position per sentence"
+            )
         for number, (tokens, position) in enumerate(zip(sentences, positions), start=1):
             if not 0 <= position < len(tokens):
-                raise ConfigurationError(f"sentence {number} has {len(tokens)} tokens: position {position} is outside it (positions count from 0)")
+                raise ConfigurationError(
+                    f"sentence {number} has {len(tokens)} tokens: position {position} is outside it (positions count "
+                    "from 0)"
+                )
         return list(positions)
     found = []
     for number, tokens in enumerate(sentences, start=1):
@@ -51,7 +59,9 @@ def contextual_similarity(
     if len(sentences) < 2:
         raise ConfigurationError("give at least two sentences to compare")
     stacks = dict(layer_stacks(bilm, sentences))
-    words = numpy.stack([stacks[index][:, position] for index, position in enumerate(positions)], axis=1)  # (layers, sentences, dim)
+    words = numpy.stack(
+        [stacks[index][:, position] for index, position in enumerate(positions)], axis=1
+    )  # (layers, sentences, dim)
     matrices = {}
     for name, vectors in views(words, mix_weights).items():
         unit = unit_rows(vectors)
@@ -69,7 +79,11 @@ def similarity_table(similarities: Similarities) -> str:
     header = "      " + "".join(f"{'S' + str(number):>8}" for number in range(1, count + 1))
     for name, matrix in similarities.matrices.items():
         off_diagonal = matrix[~numpy.eye(count, dtype=bool)]
-        lines += ["", f"{view_title(name)}: cosine similarity (mean off the diagonal {off_diagonal.mean():.4f})", header]
+        lines += [
+            "",
+            f"{view_title(name)}: cosine similarity (mean off the diagonal {off_diagonal.mean():.4f})",
+            header,
+        ]
         for row in range(count):
             lines.append(f"{'S' + str(row + 1):>6}" + "".join(f"{value:8.4f}" for value in matrix[row]))
     return "\n".join(lines)

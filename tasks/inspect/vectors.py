@@ -3,42 +3,21 @@ Per-layer token vectors of tokenised sentences from a frozen biLM, and the views
 inspection commands compare: each layer alone (0 is the character CNN's context-free token
 vector, 1 and up the biLSTM layers), their average, and an optional fixed mix.
 """
-import os
+
 from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 import numpy
 from allennlp.common.checks import ConfigurationError
 
-from tasks.elmo.bilm import LSTM_STATES, FrozenBilm
 from tasks.elmo.embed import sentence_layers
+from tasks.elmo.frozen_bilm import FrozenBilm
 
 AVERAGE, MIX = "average", "mix"
 
 
-def open_bilm(
-    options_file: Optional[str] = None,
-    weight_file: Optional[str] = None,
-    lstm_state: str = "zero",
-    use_cache: bool = True,
-) -> FrozenBilm:
-    """
-    The biLM given, else the one ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE name (the bundled biLM when
-    unset), reading and filling the activation cache of ELMO_CACHE_DIR unless `use_cache` is false
-    or the variable is `none`.
-    """
-    if bool(options_file) != bool(weight_file):
-        raise ConfigurationError("give both --options-file and --weight-file, or neither (ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE)")
-    if lstm_state not in LSTM_STATES:
-        raise ConfigurationError(f"lstm_state must be one of {LSTM_STATES}, not {lstm_state!r}")
-    options_file = options_file or os.environ["ELMO_OPTIONS_FILE"]  # given its default by tasks.environment
-    weight_file = weight_file or os.environ["ELMO_WEIGHT_FILE"]
-    cache_directory = os.environ.get("ELMO_CACHE_DIR", "none")
-    if not use_cache or lstm_state == "carried" or cache_directory.lower() == "none":
-        cache_directory = None
-    return FrozenBilm(str(options_file), str(weight_file), lstm_state, cache_directory)
-
-
-def layer_stacks(bilm: FrozenBilm, sentences: Sequence[Sequence[str]], batch_size: int = 64) -> Iterator[Tuple[int, numpy.ndarray]]:
+def layer_stacks(
+    bilm: FrozenBilm, sentences: Sequence[Sequence[str]], batch_size: int = 64
+) -> Iterator[Tuple[int, numpy.ndarray]]:
     """
     `(index, layers)` for every non-empty sentence, `layers` of shape `(num_layers, tokens, dim)`
     (float32, sentence boundaries left out), in batches of similar length, so not in input order.
@@ -56,7 +35,9 @@ def views(layers: numpy.ndarray, mix_weights: Optional[Sequence[float]] = None) 
     scales every vector alike, which neither cosines nor the probes' standardised features see.
     """
     if mix_weights is not None and len(mix_weights) != layers.shape[0]:
-        raise ConfigurationError(f"the biLM has {layers.shape[0]} layers: give {layers.shape[0]} mix weights, not {len(mix_weights)}")
+        raise ConfigurationError(
+            f"the biLM has {layers.shape[0]} layers: give {layers.shape[0]} mix weights, not {len(mix_weights)}"
+        )
     result = {str(layer): layers[layer] for layer in range(layers.shape[0])}
     result[AVERAGE] = layers.mean(axis=0)
     if mix_weights is not None:

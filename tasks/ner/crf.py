@@ -1,4 +1,5 @@
 """pytorch-crf's linear-chain CRF, restricted to the transitions a tag scheme allows."""
+
 from typing import Dict
 
 import torch

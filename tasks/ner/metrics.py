@@ -1,11 +1,12 @@
 """Entity-level precision, recall and F1 as seqeval computes them in its conlleval-compatible mode."""
+
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 
 from allennlp.training.metrics import Metric
 from seqeval.metrics.sequence_labeling import get_entities
 
-from tasks.common.counts import gathered_counts
+from tasks.common.counts import LabelCountsMetric, label_scores
 
 # seqeval's chunker knows IOB1, BIO and IOBES prefixes; BIOUL is IOBES with other letters.
 _BIOUL_TO_IOBES = {"U": "S", "L": "E"}
@@ -18,7 +19,7 @@ def entity_spans(tags: Sequence[str]) -> List[Tuple[str, int, int]]:
 
 
 @Metric.register("seqeval_f1")
-class SeqevalF1(Metric):
+class SeqevalF1(LabelCountsMetric):
     """
     Counts gold, predicted and correct entities per type, each entity found by seqeval's
     conlleval-compatible chunker (`entity_spans`); an entity is correct when its type and both
@@ -29,8 +30,7 @@ class SeqevalF1(Metric):
     `span_f1` uses, so `validation_metric: "+f1-measure-overall"` works as usual.
     """
 
-    def __init__(self) -> None:
-        self._counts: Dict[str, Counter] = {"gold": Counter(), "predicted": Counter(), "correct": Counter()}
+    COUNTS = ("gold", "predicted", "correct")
 
     def __call__(self, predicted_tags: List[List[str]], gold_tags: List[List[str]]) -> None:  # type: ignore
         for predicted_sequence, gold_sequence in zip(predicted_tags, gold_tags):
@@ -40,39 +40,5 @@ class SeqevalF1(Metric):
             self._counts["gold"].update(entity_type for entity_type, _, _ in gold)
             self._counts["correct"].update(entity_type for entity_type, _, _ in predicted & gold)
 
-    def get_metric(self, reset: bool = False) -> Dict[str, float]:
-        counts = gathered_counts(self._counts)
-        metrics: Dict[str, float] = {}
-        entity_types = sorted(set(counts["gold"]) | set(counts["predicted"]))
-        for entity_type in entity_types:
-            metrics.update(
-                _precision_recall_f1(
-                    entity_type,
-                    counts["correct"][entity_type],
-                    counts["predicted"][entity_type],
-                    counts["gold"][entity_type],
-                )
-            )
-        metrics.update(
-            _precision_recall_f1(
-                "overall",
-                sum(counts["correct"].values()),
-                sum(counts["predicted"].values()),
-                sum(counts["gold"].values()),
-            )
-        )
-        if reset:
-            self.reset()
-        return metrics
-
-    def reset(self) -> None:
-        for counter in self._counts.values():
-            counter.clear()
-
-
-
-def _precision_recall_f1(name: str, correct: int, predicted: int, gold: int) -> Dict[str, float]:
-    precision = correct / predicted if predicted else 0.0
-    recall = correct / gold if gold else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {f"precision-{name}": precision, f"recall-{name}": recall, f"f1-measure-{name}": f1}
+    def scores(self, counts: Dict[str, Counter]) -> Dict[str, float]:
+        return label_scores(counts["correct"], counts["predicted"], counts["gold"])

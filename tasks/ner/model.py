@@ -3,14 +3,15 @@ The BiLSTM-CRF tagger of the ELMo paper's NER experiment (Peters et al. 2018, §
 Peters et al. 2017 and Lample et al. 2016): token embeddings (words, a character CNN and, in the
 ELMo configs, the ELMo vector), a stacked biLSTM, a linear layer to tag scores and a CRF.
 """
+
 from typing import Any, Dict, List, Optional
 
 import torch
+from allennlp.common import Lazy
+from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
-from allennlp.common import Lazy
-from allennlp.common.checks import ConfigurationError
 from allennlp.nn import InitializerApplicator
 from allennlp.nn.util import get_text_field_mask
 

@@ -1,4 +1,5 @@
 """Named entities in raw text: `{"sentence": "..."}` in, tokens, tags and typed entity spans out."""
+
 from typing import Any, Dict
 
 from allennlp.common.util import JsonDict

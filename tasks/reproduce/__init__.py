@@ -1,2 +1,3 @@
 """Reproducing the paper's tables and figures: plans of runs, the runner, and the report."""
-from tasks.reproduce.commands import Reproduce, Report
+
+from tasks.reproduce.commands import Report, Reproduce

@@ -6,6 +6,7 @@ Subcommands rather than scripts: the suite is used through the `allennlp` comman
 Jsonnet read the way AllenNLP reads configs (environment variables as external variables), and
 the runner calls `allennlp train` exactly as a user would, so each run's command can be pasted.
 """
+
 import argparse
 import logging
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from allennlp.commands.subcommand import Subcommand
 
+from tasks.common.command import Command
 from tasks.environment import PROJECT_ROOT
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.report import build_report
@@ -22,58 +24,57 @@ logger = logging.getLogger(__name__)
 
 
 @Subcommand.register("reproduce")
-class Reproduce(Subcommand):
-    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = (
-            "Run the experiments of a plan (plans/*.jsonnet) through `allennlp train`, one serialization "
-            "directory per run, skipping finished runs and resuming interrupted ones; then write the report."
+class Reproduce(Command):
+    description = (
+        "Run the experiments of a plan (plans/*.jsonnet) through `allennlp train`, one serialization "
+        "directory per run, skipping finished runs and resuming interrupted ones; then write the report."
+    )
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("plan", help="the plan file, e.g. plans/cpu.jsonnet (see docs/reproduce.md)")
+        parser.add_argument("--runs-dir", help="where the runs go (default: runs/reproduce/<plan name>)")
+        parser.add_argument("--report-dir", help="where the report goes (default: <runs dir>/report)")
+        parser.add_argument(
+            "--only",
+            action="append",
+            default=[],
+            metavar="PATTERN",
+            help="run only the runs whose name matches (glob or substring); repeatable",
         )
-        subparser = parser.add_parser(self.name, description=description, help=description)
-        subparser.add_argument("plan", help="the plan file, e.g. plans/cpu.jsonnet (see docs/reproduce.md)")
-        subparser.add_argument("--runs-dir", help="where the runs go (default: runs/reproduce/<plan name>)")
-        subparser.add_argument("--report-dir", help="where the report goes (default: <runs dir>/report)")
-        subparser.add_argument("--only", action="append", default=[], metavar="PATTERN",
-                               help="run only the runs whose name matches (glob or substring); repeatable")
-        subparser.add_argument("--dry-run", action="store_true", help="say what would run, and how, and stop")
-        subparser.set_defaults(func=_reproduce)
-        return subparser
+        parser.add_argument("--dry-run", action="store_true", help="say what would run, and how, and stop")
+
+    def run(self, args: argparse.Namespace) -> None:
+        plan = load_plan(args.plan)
+        runs_dir = Path(args.runs_dir) if args.runs_dir else PROJECT_ROOT / "runs" / "reproduce" / plan.name
+        runner = Runner(plan, runs_dir, args.only)
+        if args.dry_run:
+            runner.dry_run()
+            return
+        try:
+            status = runner.run()
+        except KeyboardInterrupt:
+            logger.warning("Stopped. The same command resumes where the plan stopped.")
+            status = 130
+        finally:
+            markdown, html = build_report(runs_dir, Path(args.report_dir) if args.report_dir else runs_dir / "report")
+            logger.info("Report: %s and %s", markdown, html)
+        sys.exit(status)
 
 
 @Subcommand.register("report")
-class Report(Subcommand):
-    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = (
-            "Write the reproduction report (README.md with figures/*.svg, and one self-contained "
-            "report.html) of a folder of runs made by `allennlp reproduce`, from the run directories alone."
-        )
-        subparser = parser.add_parser(self.name, description=description, help=description)
-        subparser.add_argument("runs_dir", help="the runs folder, e.g. runs/reproduce/cpu")
-        subparser.add_argument("--output", help="where to write the report (default: <runs dir>/report)")
-        subparser.set_defaults(func=_report)
-        return subparser
+class Report(Command):
+    description = (
+        "Write the reproduction report (README.md with figures/*.svg, and one self-contained "
+        "report.html) of a folder of runs made by `allennlp reproduce`, from the run directories alone."
+    )
 
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("runs_dir", help="the runs folder, e.g. runs/reproduce/cpu")
+        parser.add_argument("--output", help="where to write the report (default: <runs dir>/report)")
 
-def _reproduce(args: argparse.Namespace) -> None:
-    plan = load_plan(args.plan)
-    runs_dir = Path(args.runs_dir) if args.runs_dir else PROJECT_ROOT / "runs" / "reproduce" / plan.name
-    runner = Runner(plan, runs_dir, args.only)
-    if args.dry_run:
-        runner.dry_run()
-        return
-    try:
-        status = runner.run()
-    except KeyboardInterrupt:
-        logger.warning("Stopped. The same command resumes where the plan stopped.")
-        status = 130
-    finally:
-        markdown, html = build_report(runs_dir, Path(args.report_dir) if args.report_dir else runs_dir / "report")
-        logger.info("Report: %s and %s", markdown, html)
-    sys.exit(status)
-
-
-def _report(args: argparse.Namespace) -> None:
-    runs_dir = Path(args.runs_dir)
-    if not runs_dir.is_dir():
-        sys.exit(f"{runs_dir}: no such folder of runs")
-    markdown, html = build_report(runs_dir, Path(args.output) if args.output else runs_dir / "report")
-    print(f"Wrote {markdown} and {html}")
+    def run(self, args: argparse.Namespace) -> None:
+        runs_dir = Path(args.runs_dir)
+        if not runs_dir.is_dir():
+            sys.exit(f"{runs_dir}: no such folder of runs")
+        markdown, html = build_report(runs_dir, Path(args.output) if args.output else runs_dir / "report")
+        print(f"Wrote {markdown} and {html}")

@@ -1,10 +1,13 @@
 """
 A report as a list of blocks (headings, paragraphs, lists, tables, figures), written both as
-Markdown (figures as SVG files beside it) and as one self-contained HTML file (figures inline).
+Markdown (figures as SVG files beside it) and as one self-contained HTML file (figures inline);
+and a table of such Markdown read back (`read_markdown_table`).
 """
+
+import re
 from html import escape
 from pathlib import Path
-from typing import List, NamedTuple, Sequence, Union
+from typing import List, NamedTuple, Sequence, Tuple, Union
 
 
 class Heading(NamedTuple):
@@ -79,7 +82,9 @@ def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
             body.append("<ul>" + "".join(f"<li>{_inline(item)}</li>" for item in block.items) + "</ul>")
         elif isinstance(block, Table):
             head = "".join(f"<th>{_inline(header)}</th>" for header in block.headers)
-            rows = "".join("<tr>" + "".join(f"<td>{_inline(value)}</td>" for value in row) + "</tr>" for row in block.rows)
+            rows = "".join(
+                "<tr>" + "".join(f"<td>{_inline(value)}</td>" for value in row) + "</tr>" for row in block.rows
+            )
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):
             body.append(f"<figure>{block.svg}<figcaption>{_inline(block.caption)}</figcaption></figure>")
@@ -92,6 +97,34 @@ def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
 
 def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def read_markdown_table(markdown: str, heading: str) -> Tuple[List[str], List[List[str]]]:
+    """
+    `(headers, rows)` of the first table after the first heading that starts with `heading`, as
+    `write_markdown` wrote it.
+    """
+    lines = markdown.splitlines()
+    start = next((number for number, line in enumerate(lines) if line.startswith(heading)), None)
+    if start is None:
+        raise ValueError(f"no heading {heading!r}")
+    table = []
+    for line in lines[start + 1 :]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            table.append(line)
+        elif table:
+            break
+    if len(table) < 2:
+        raise ValueError(f"no table under the heading {heading!r}")
+    headers, _, *rows = [_cells(line) for line in table]
+    return headers, rows
+
+
+def _cells(line: str) -> List[str]:
+    """The cells of a Markdown table row, `\\|` read back as `|`."""
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", line.strip()[1:-1])]
 
 
 def _inline(text: str) -> str:

@@ -5,6 +5,7 @@ Source of every number: Peters et al. 2018, "Deep contextualized word representa
 https://arxiv.org/abs/1802.05365. Table 1: test set; Tables 2 and 3: development set. The paper's
 ± is the standard deviation over five runs with different random seeds.
 """
+
 from typing import Dict, NamedTuple, Optional, Tuple
 
 SOURCE = 'Peters et al. 2018, "Deep contextualized word representations", NAACL (arXiv:1802.05365)'
@@ -24,7 +25,9 @@ TASKS: Dict[str, Task] = {
     "squad": Task("SQuAD", "F1", "f1", "SQuAD 1.1", "GloVe 840B 300-d, fixed"),
     "snli": Task("SNLI", "accuracy", "accuracy", "SNLI 1.0", "GloVe 840B 300-d, fixed"),
     "srl": Task("SRL", "F1", "f1-measure-overall", "OntoNotes 5.0 (CoNLL-2012 SRL)", "GloVe 100-d, fine-tuned"),
-    "coref": Task("Coref", "average F1", "coref_f1", "OntoNotes 5.0 (CoNLL-2012 coreference)", "GloVe 840B 300-d, fixed"),
+    "coref": Task(
+        "Coref", "average F1", "coref_f1", "OntoNotes 5.0 (CoNLL-2012 coreference)", "GloVe 840B 300-d, fixed"
+    ),
     "ner": Task("NER", "F1", "f1-measure-overall", "CoNLL-2003 English", "Senna 50-d, fine-tuned"),
     "sst": Task("SST-5", "accuracy", "accuracy", "Stanford Sentiment Treebank, 5 classes", "GloVe 840B 300-d, fixed"),
 }
@@ -54,7 +57,14 @@ TABLE_1: Dict[str, Table1Row] = {
 
 # The plan's configs (configs/<task>_<config>.jsonnet, configs/ablations/<task>_<ablation>.jsonnet).
 BASELINE, ELMO = "baseline", "elmo"
-ABLATIONS = ("top_layer", "all_layers_lambda_1", "all_layers_lambda_0_001", "input_only", "input_and_output", "output_only")
+ABLATIONS = (
+    "top_layer",
+    "all_layers_lambda_1",
+    "all_layers_lambda_0_001",
+    "input_only",
+    "input_and_output",
+    "output_only",
+)
 
 # Table 2: development set; the baseline, ELMo from the top biLM layer only, and a learned mix of
 # all layers with λ = 1 and λ = 0.001.

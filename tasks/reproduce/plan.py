@@ -29,6 +29,7 @@ A fine-tuned biLM (the paper's §A.1: one epoch on the task's training text, `al
 finetune-bilm`) is built once per task, data and biLM, named like `ner-3f2a9c0d1e`, and its ELMo
 runs are named `ner-elmo-finetuned-seed1`; its held-out perplexities before and after are Table 7.
 """
+
 import hashlib
 import json
 import os
@@ -46,8 +47,19 @@ CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS
 SEED_KEYS = ("random_seed", "numpy_seed", "pytorch_seed")
 PLAN_KEYS = {"name", "description", "environment", "overrides", "experiments", "finetuned_bilms"}
 EXPERIMENT_KEYS = {
-    "task", "configs", "seeds", "train_fractions", "train_limit", "eval_limit", "environment", "overrides", "data",
-    "label", "metric", "finetune_bilm", "bilm_overrides",
+    "task",
+    "configs",
+    "seeds",
+    "train_fractions",
+    "train_limit",
+    "eval_limit",
+    "environment",
+    "overrides",
+    "data",
+    "label",
+    "metric",
+    "finetune_bilm",
+    "bilm_overrides",
 }
 SUBSET_VARIABLES = ("TRAIN_FRACTION", "TRAIN_LIMIT", "EVAL_LIMIT")
 
@@ -152,8 +164,12 @@ def _bilm_spec(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> 
     environment = {**_strings(plan.get("environment", {}), where), **_strings(experiment.get("environment", {}), where)}
     overrides = _object(experiment, "bilm_overrides", where)
     config = config_path(task, ELMO)
-    digest = hashlib.sha256(json.dumps([task, config, environment, overrides], sort_keys=True).encode("utf-8")).hexdigest()
-    return BilmSpec(name=f"{task}-{digest[:10]}", task=task, config=config, environment=environment, overrides=overrides)
+    digest = hashlib.sha256(
+        json.dumps([task, config, environment, overrides], sort_keys=True).encode("utf-8")
+    ).hexdigest()
+    return BilmSpec(
+        name=f"{task}-{digest[:10]}", task=task, config=config, environment=environment, overrides=overrides
+    )
 
 
 def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> List[RunSpec]:
@@ -202,8 +218,11 @@ def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> Lis
         for fraction in fractions:
             for seed in seeds:
                 name = "-".join(
-                    [task, config] + ([label] if label else []) + (["finetuned"] if finetuned else [])
-                    + ([f"fraction{fraction:g}"] if fraction != 1 else []) + [f"seed{seed}"]
+                    [task, config]
+                    + ([label] if label else [])
+                    + (["finetuned"] if finetuned else [])
+                    + ([f"fraction{fraction:g}"] if fraction != 1 else [])
+                    + [f"seed{seed}"]
                 )
                 run_limit = max(1, round(fraction * limit)) if limit is not None else None
                 runs.append(
@@ -244,7 +263,11 @@ def _check_keys(values: Dict[str, Any], allowed, where: str) -> None:
 
 def _list_of(values, key, kind, where, default=None) -> list:
     items = values.get(key, default)
-    if not isinstance(items, list) or not items or not all(isinstance(item, kind) and not isinstance(item, bool) for item in items):
+    if (
+        not isinstance(items, list)
+        or not items
+        or not all(isinstance(item, kind) and not isinstance(item, bool) for item in items)
+    ):
         raise ConfigurationError(f"{where}: {key!r} must be a non-empty list, got {items!r}")
     return items
 
@@ -263,7 +286,9 @@ def _strings(variables, where) -> Dict[str, str]:
     strings = {}
     for name, value in variables.items():
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise ConfigurationError(f"{where}: environment variable {name} must be a string or a number, got {value!r}")
+            raise ConfigurationError(
+                f"{where}: environment variable {name} must be a string or a number, got {value!r}"
+            )
         strings[name] = str(value)
     return strings
 

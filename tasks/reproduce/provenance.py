@@ -1,4 +1,5 @@
 """Where and from what a run was made: the machine, the commit, and the identity of every input file."""
+
 import hashlib
 import json
 import os
@@ -9,6 +10,7 @@ from typing import Any, Dict, Optional
 
 import torch
 
+from tasks.common.files import file_sha256
 from tasks.environment import PROJECT_ROOT
 
 
@@ -84,13 +86,19 @@ class FileIdentities:
             for member in members:
                 digest.update(f"{member.relative_to(file)}\0{self.identify(str(member))['sha256']}\n".encode())
             size = sum(member.stat().st_size for member in members)
-            return {"path": str(file.resolve()), "exists": True, "files": len(members), "bytes": size, "sha256": digest.hexdigest()}
+            return {
+                "path": str(file.resolve()),
+                "exists": True,
+                "files": len(members),
+                "bytes": size,
+                "sha256": digest.hexdigest(),
+            }
         if not file.is_file():
             return {"path": path, "exists": False}
         status = file.stat()
         key = f"{file.resolve()}|{status.st_size}|{status.st_mtime_ns}"
         if key not in self._cache:
-            self._cache[key] = _sha256(file)
+            self._cache[key] = file_sha256(file)
             self.cache_path.parent.mkdir(parents=True, exist_ok=True)
             self.cache_path.write_text(json.dumps(self._cache, indent=1) + "\n")
         return {
@@ -100,14 +108,6 @@ class FileIdentities:
             "modified": status.st_mtime,
             "sha256": self._cache[key],
         }
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def bilm_architecture(options_path: str) -> Optional[Dict[str, Any]]:

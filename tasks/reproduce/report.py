@@ -7,17 +7,19 @@ directory or from the paper's tables in tasks/reproduce/paper.py; the report can
 time. Ours are mean ± standard deviation over seeds with n, and a difference is called real only
 when it is larger than the seed spread.
 """
+
 import collections
 import statistics
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from tasks.common import plots
+from tasks.environment import repository_relative
 from tasks.reproduce import paper
-from tasks.reproduce.document import Block, Figure, Heading, Items, Paragraph, Table, write_html, write_markdown
+from tasks.reproduce.document import Block, Figure, Heading, Paragraph, Table, write_html, write_markdown
 from tasks.reproduce.paper import BASELINE, ELMO, TASKS
 from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_plan_record, read_runs
-from tasks.common import plots
 
 GroupKey = Tuple[str, str, str, float]  # task, config name, label, training fraction
 
@@ -86,7 +88,9 @@ def _groups(runs: Sequence[RunResult], plan: Optional[Dict]) -> Dict[GroupKey, G
 
 def _key(spec: Dict) -> GroupKey:
     """A fine-tuned biLM's runs (§A.1) form groups of their own, labelled 'finetuned'."""
-    label = "-".join(part for part in (spec.get("label", ""), "finetuned" if spec.get("finetuned_bilm") else "") if part)
+    label = "-".join(
+        part for part in (spec.get("label", ""), "finetuned" if spec.get("finetuned_bilm") else "") if part
+    )
     return spec["task"], spec["config_name"], label, float(spec["train_fraction"])
 
 
@@ -96,7 +100,7 @@ def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -
     built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     description = f" {plan['description']}" if plan and plan.get("description") else ""
     return (
-        f"Built {built} by `allennlp report` from the run directories in `{runs_dir}`"
+        f"Built {built} by `allennlp report` from the run directories in `{runs_folder_name(runs_dir)}`"
         f"{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "
         f"Runs: {planned} planned, {counts['finished']} finished, {counts['failed']} failed, "
         f"{counts['interrupted'] + counts['incomplete']} interrupted or incomplete, "
@@ -105,13 +109,28 @@ def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -
     )
 
 
+def runs_folder_name(runs_dir: Path) -> str:
+    """
+    How the report names the runs folder: relative to the repository when inside it, else by its own
+    name (no machine's path).
+    """
+    return repository_relative(runs_dir) or runs_dir.resolve().name
+
+
 # ---------------------------------------------------------------- the summary
 
 
 def _summary(groups: Dict[GroupKey, Group], runs: Sequence[RunResult]) -> List[Block]:
     """One line per task (and biLM label): the paper's gain, ours with its seed spread, reproduced or not, and why."""
     blocks: List[Block] = [Heading(2, "Summary")]
-    headers = ["Task", "Paper: baseline → ELMo", "Ours: baseline → ELMo", "Ours: ELMo − baseline", "Reproduced?", "Main reason"]
+    headers = [
+        "Task",
+        "Paper: baseline → ELMo",
+        "Ours: baseline → ELMo",
+        "Ours: ELMo − baseline",
+        "Reproduced?",
+        "Main reason",
+    ]
     rows = []
     for task, spec in TASKS.items():
         published = paper.TABLE_1[task]
@@ -121,14 +140,16 @@ def _summary(groups: Dict[GroupKey, Group], runs: Sequence[RunResult]) -> List[B
                 continue
             split = next((group.split() for group in (elmo, baseline) if group and group.finished), "test")
             verdict, reason = _verdict(baseline, elmo, split, [run for run in runs if run.task == task])
-            rows.append([
-                spec.title + (f" ({label})" if label else ""),
-                f"{published.baseline.value} → {_paper_score(published.elmo)} (+{published.absolute})",
-                f"{_mean_cell(baseline, split)} → {_mean_cell(elmo, split)} ({spec.metric}, {_split_name(split)})",
-                _difference_cell(baseline, elmo, split),
-                verdict,
-                reason,
-            ])
+            rows.append(
+                [
+                    spec.title + (f" ({label})" if label else ""),
+                    f"{published.baseline.value} → {_paper_score(published.elmo)} (+{published.absolute})",
+                    f"{_mean_cell(baseline, split)} → {_mean_cell(elmo, split)} ({spec.metric}, {_split_name(split)})",
+                    _difference_cell(baseline, elmo, split),
+                    verdict,
+                    reason,
+                ]
+            )
     if not rows:
         return blocks + [Paragraph("No run in this folder yet.")]
     caption = (
@@ -145,7 +166,9 @@ def _main_groups(groups: Dict[GroupKey, Group], task: str, label: str) -> Tuple[
     return baseline, groups.get((task, ELMO, label, 1.0))
 
 
-def _verdict(baseline: Optional[Group], elmo: Optional[Group], split: str, runs: Sequence[RunResult]) -> Tuple[str, str]:
+def _verdict(
+    baseline: Optional[Group], elmo: Optional[Group], split: str, runs: Sequence[RunResult]
+) -> Tuple[str, str]:
     base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
     if not base or not ours:
         missing = baseline if not base else elmo
@@ -181,8 +204,15 @@ def _difference_cell(baseline: Optional[Group], elmo: Optional[Group], split: st
 
 # ---------------------------------------------------------------- the setting, once per task
 
-SETTING_COLUMNS = ["Data", "Parts trained and evaluated on", "Word vectors", "biLM", "Schedule and sizes (overrides)",
-                   "Where trained", "Other"]
+SETTING_COLUMNS = [
+    "Data",
+    "Parts trained and evaluated on",
+    "Word vectors",
+    "biLM",
+    "Schedule and sizes (overrides)",
+    "Where trained",
+    "Other",
+]
 
 
 def _setting_section(runs: Sequence[RunResult]) -> List[Block]:
@@ -203,15 +233,21 @@ def task_settings(runs: Sequence[RunResult]) -> Dict[str, List[str]]:
     task = TASKS[runs[0].task]
     settings: Dict[str, List[str]] = {column: [] for column in SETTING_COLUMNS}
     settings["Data"] = _unique(_data_note(run, task) for run in runs) + _unique(_shared_file_notes(run) for run in runs)
-    sizes = sorted({run.training_size for run in runs if run.training_size and run.training_size[0] < run.training_size[1]})
+    sizes = sorted(
+        {run.training_size for run in runs if run.training_size and run.training_size[0] < run.training_size[1]}
+    )
     if sizes:
         kept = ", ".join(f"{k:,}" for k in sorted({k for k, _ in sizes}))
         of = " or ".join(f"{n:,}" for n in sorted({n for _, n in sizes}))
-        settings["Parts trained and evaluated on"].append(f"trained on {kept} of {of} instances (TRAIN_FRACTION / TRAIN_LIMIT)")
+        settings["Parts trained and evaluated on"].append(
+            f"trained on {kept} of {of} instances (TRAIN_FRACTION / TRAIN_LIMIT)"
+        )
     evaluated = sorted({size for run in runs for size in run.evaluation_sizes if size[0] < size[1]})
     if evaluated:
         parts = ", ".join(f"{kept:,} of {of:,}" for kept, of in evaluated)
-        settings["Parts trained and evaluated on"].append(f"evaluated on a seeded part of dev and test, the same in every run: {parts} instances (EVAL_LIMIT)")
+        settings["Parts trained and evaluated on"].append(
+            f"evaluated on a seeded part of dev and test, the same in every run: {parts} instances (EVAL_LIMIT)"
+        )
     settings["Word vectors"] = _unique(_vectors_note(run, task) for run in runs)
     settings["biLM"] = _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
     settings["Schedule and sizes (overrides)"] = _unique(_override_notes(run) for run in runs)
@@ -227,7 +263,7 @@ def task_settings(runs: Sequence[RunResult]) -> Dict[str, List[str]]:
 def _unique(notes) -> List[str]:
     seen: List[str] = []
     for note in notes:
-        for line in ([note] if isinstance(note, str) else note or []):
+        for line in [note] if isinstance(note, str) else note or []:
             if line and line not in seen:
                 seen.append(line)
     return seen
@@ -250,13 +286,18 @@ def _shared_file_notes(run: RunResult) -> List[str]:
     """Splits read from one file (same sha256): e.g. a test set that also chose the best epoch."""
     prefix = run.task.upper() + "_"
     inputs = run.info.get("inputs", {})
-    splits = [(split, inputs.get(f"{prefix}{split.upper()}_DATA", {}).get("sha256")) for split in ("train", "dev", "test")]
+    splits = [
+        (split, inputs.get(f"{prefix}{split.upper()}_DATA", {}).get("sha256")) for split in ("train", "dev", "test")
+    ]
     notes = []
     for index, (first, first_hash) in enumerate(splits):
-        for second, second_hash in splits[index + 1:]:
+        for second, second_hash in splits[index + 1 :]:
             if first_hash and first_hash == second_hash:
-                consequence = ("the best epoch is chosen on the data it is scored on, so the score is optimistic"
-                               if (first, second) == ("dev", "test") else "the model is scored on data it was trained on")
+                consequence = (
+                    "the best epoch is chosen on the data it is scored on, so the score is optimistic"
+                    if (first, second) == ("dev", "test")
+                    else "the model is scored on data it was trained on"
+                )
                 notes.append(f"the {first} and {second} data are the same file: {consequence}")
     return notes
 
@@ -289,8 +330,11 @@ def _bilm_note(run: RunResult) -> str:
         note = f"{Path(weights.get('path', '?')).name} (sha256 {str(weights.get('sha256'))[:12]}…)"
     architecture = run.info.get("bilm")
     if architecture and architecture != paper.PAPER_BILM:
-        sizes = ", ".join(f"{key} {architecture.get(key)} (paper {value})" for key, value in paper.PAPER_BILM.items()
-                          if architecture.get(key) != value)
+        sizes = ", ".join(
+            f"{key} {architecture.get(key)} (paper {value})"
+            for key, value in paper.PAPER_BILM.items()
+            if architecture.get(key) != value
+        )
         note += f"; architecture differs: {sizes}"
     return note
 
@@ -340,24 +384,34 @@ def _labels(groups: Dict[GroupKey, Group], task: str) -> List[str]:
 
 
 def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
-    headers = ["Task", "Metric", "Paper: baseline", "Paper: ELMo", "Paper: increase (abs. / rel.)",
-               "Ours: baseline", "Ours: ELMo", "Ours: increase (abs. / rel. error reduction / rel. to baseline)"]
+    headers = [
+        "Task",
+        "Metric",
+        "Paper: baseline",
+        "Paper: ELMo",
+        "Paper: increase (abs. / rel.)",
+        "Ours: baseline",
+        "Ours: ELMo",
+        "Ours: increase (abs. / rel. error reduction / rel. to baseline)",
+    ]
     rows = []
     for task, spec in TASKS.items():
         published = paper.TABLE_1[task]
         for label in _labels(groups, task):
             baseline, elmo = _main_groups(groups, task, label)
             split = next((group.split() for group in (elmo, baseline) if group and group.finished), "test")
-            rows.append([
-                spec.title + (f" ({label})" if label else ""),
-                f"{spec.metric} ({_split_name(split)})",
-                _paper_score(published.baseline),
-                _paper_score(published.elmo),
-                f"{published.absolute} / {published.relative}%",
-                _score_cell(baseline, split),
-                _score_cell(elmo, split),
-                _increase(baseline, elmo, split),
-            ])
+            rows.append(
+                [
+                    spec.title + (f" ({label})" if label else ""),
+                    f"{spec.metric} ({_split_name(split)})",
+                    _paper_score(published.baseline),
+                    _paper_score(published.elmo),
+                    f"{published.absolute} / {published.relative}%",
+                    _score_cell(baseline, split),
+                    _score_cell(elmo, split),
+                    _increase(baseline, elmo, split),
+                ]
+            )
     caption = (
         "Paper: test set, Table 1; its relative increase is the reduction of the baseline's error "
         "(100 − score). Ours: the test set where the run had one, else the development set "
@@ -378,15 +432,20 @@ def _increase(baseline: Optional[Group], elmo: Optional[Group], split: str) -> s
     return f"{absolute:+.2f} / {error_reduction} / {relative}"
 
 
-def _ablation_table(groups: Dict[GroupKey, Group], number: int, columns: Dict[str, str],
-                    published: Dict[str, Dict[str, float]]) -> List[Block]:
+def _ablation_table(
+    groups: Dict[GroupKey, Group], number: int, columns: Dict[str, str], published: Dict[str, Dict[str, float]]
+) -> List[Block]:
     ablations = [name for name in columns if name != BASELINE]
     tasks = [task for task in TASKS if any(t == task and c in ablations and f == 1.0 for (t, c, _, f) in groups)]
     what = "which biLM layers and λ" if number == 2 else "where ELMo enters the model"
     blocks: List[Block] = [Heading(2, f"Table {number}: {what} (development set)")]
     if not tasks:
         return blocks + [Paragraph(f"No run of the Table {number} ablations ({', '.join(ablations)}) in this folder.")]
-    headers = ["Task", "Metric"] + [f"Paper: {title}" for title in columns.values()] + [f"Ours: {title}" for title in columns.values()]
+    headers = (
+        ["Task", "Metric"]
+        + [f"Paper: {title}" for title in columns.values()]
+        + [f"Ours: {title}" for title in columns.values()]
+    )
     rows = []
     for task in tasks:
         for label in _labels(groups, task):
@@ -407,8 +466,16 @@ def _table_7(bilms: Sequence[BilmResult]) -> List[Block]:
     blocks: List[Block] = [Heading(2, "Table 7: the biLM's held-out perplexity before and after fine-tuning (§A.1)")]
     if not bilms:
         return blocks + [Paragraph("No fine-tuned biLM in this folder (a plan asks for them with `finetune_bilm`).")]
-    headers = ["Task", "Training text (lines, tokens)", "Held-out text (tokens)", "Paper: before", "Paper: after",
-               "Ours: before (fwd / bwd)", "Ours: after (fwd / bwd)", "Epochs, time"]
+    headers = [
+        "Task",
+        "Training text (lines, tokens)",
+        "Held-out text (tokens)",
+        "Paper: before",
+        "Paper: after",
+        "Ours: before (fwd / bwd)",
+        "Ours: after (fwd / bwd)",
+        "Epochs, time",
+    ]
     rows = []
     for bilm in bilms:
         published = paper.TABLE_7.get(bilm.task)
@@ -421,17 +488,21 @@ def _table_7(bilms: Sequence[BilmResult]) -> List[Block]:
 
         def figure(stage: str) -> str:
             values = result[stage]
-            return f"{values['perplexity']:.1f} ({values['forward_perplexity']:.1f} / {values['backward_perplexity']:.1f})"
+            return (
+                f"{values['perplexity']:.1f} ({values['forward_perplexity']:.1f} / {values['backward_perplexity']:.1f})"
+            )
 
-        rows.append([
-            TASKS[bilm.task].title,
-            f"{Path(text['train']['data']).name}: {text['train']['lines']:,}, {text['train']['tokens']:,}",
-            f"{Path(text['heldout']['data']).name}: {text['heldout']['tokens']:,}",
-            *paper_cells,
-            figure("before"),
-            figure("after"),
-            f"{result['epochs']}, {_minutes(result['seconds'])}",
-        ])
+        rows.append(
+            [
+                TASKS[bilm.task].title,
+                f"{Path(text['train']['data']).name}: {text['train']['lines']:,}, {text['train']['tokens']:,}",
+                f"{Path(text['heldout']['data']).name}: {text['heldout']['tokens']:,}",
+                *paper_cells,
+                figure("before"),
+                figure("after"),
+                f"{result['epochs']}, {_minutes(result['seconds'])}",
+            ]
+        )
     caption = (
         "Paper: Table 7, development set perplexity, before and after one epoch of fine-tuning on the task's "
         "training set (— where it gives no figure). Ours: `allennlp finetune-bilm` on the plan's data for the task; "
@@ -472,20 +543,35 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                 scores = group.scores(split)
                 mean, std = _mean_std(scores)
                 sizes = sorted({run.training_size[0] for run in group.finished if run.training_size})
-                rows.append([spec.title + (f" ({label})" if label else ""), config, f"{fraction:g}",
-                             ", ".join(f"{size:,}" for size in sizes) or "—", f"{spec.metric} ({_split_name(split)})",
-                             _score_cell(group, split)])
+                rows.append(
+                    [
+                        spec.title + (f" ({label})" if label else ""),
+                        config,
+                        f"{fraction:g}",
+                        ", ".join(f"{size:,}" for size in sizes) or "—",
+                        f"{spec.metric} ({_split_name(split)})",
+                        _score_cell(group, split),
+                    ]
+                )
                 if mean is not None:
                     points.append(plots.Point(fraction, mean, std or 0.0, len(scores)))
             if points:
                 panel_curves.append(plots.Curve(config, points, plots.color_of(config, 0)))
-        panels.append(plots.Panel(spec.title + (f" ({label})" if label else ""), panel_curves, f"{spec.metric} ({_split_name(split)})"))
+        panels.append(
+            plots.Panel(
+                spec.title + (f" ({label})" if label else ""), panel_curves, f"{spec.metric} ({_split_name(split)})"
+            )
+        )
     if not panels:
         return blocks + [Paragraph("No task was run at more than one training fraction.")]
-    caption = ("Figure 1: mean over seeds, the band ± one standard deviation, n seeds at each point; the fraction is "
-               "of the plan's training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%).")
-    return blocks + [Figure("figure1", plots.fraction_panels(panels), caption),
-                     Table(["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)"], rows)]
+    caption = (
+        "Figure 1: mean over seeds, the band ± one standard deviation, n seeds at each point; the fraction is "
+        "of the plan's training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%)."
+    )
+    return blocks + [
+        Figure("figure1", plots.fraction_panels(panels), caption),
+        Table(["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)"], rows),
+    ]
 
 
 def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
@@ -498,31 +584,47 @@ def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
                 mixes_by_place[mix.place].append(mix)
         if not mixes_by_place:
             continue
-        name = f"{TASKS[task].title} {config}{' ' + label if label else ''}{f' fraction {fraction:g}' if fraction != 1 else ''}"
+        labelled = f" {label}" if label else ""
+        fraction_note = f" fraction {fraction:g}" if fraction != 1 else ""
+        name = f"{TASKS[task].title} {config}{labelled}{fraction_note}"
         for place, mixes in sorted(mixes_by_place.items()):
             layers = len(mixes[0].weights)
             means = [statistics.fmean(mix.weights[layer] for mix in mixes) for layer in range(layers)]
             gamma_mean, gamma_std = _mean_std([mix.gamma for mix in mixes if mix.gamma is not None])
-            rows.append([
-                name, place, str(len(mixes)),
-                ", ".join(f"{weight:.3f}" for weight in means) + ("" if mixes[0].trained else " (fixed: top layer only)"),
-                "—" if gamma_mean is None else f"{gamma_mean:.3f}" + (f" ± {gamma_std:.3f}" if gamma_std else ""),
-            ])
+            rows.append(
+                [
+                    name,
+                    place,
+                    str(len(mixes)),
+                    ", ".join(f"{weight:.3f}" for weight in means)
+                    + ("" if mixes[0].trained else " (fixed: top layer only)"),
+                    "—" if gamma_mean is None else f"{gamma_mean:.3f}" + (f" ± {gamma_std:.3f}" if gamma_std else ""),
+                ]
+            )
         if config == ELMO and fraction == 1.0:
             layers = len(next(iter(mixes_by_place.values()))[0].weights)
             places = {
-                place: ([statistics.fmean(m.weights[layer] for m in mixes) for layer in range(layers)],
-                        [statistics.stdev(m.weights[layer] for m in mixes) if len(mixes) > 1 else 0.0 for layer in range(layers)])
+                place: (
+                    [statistics.fmean(m.weights[layer] for m in mixes) for layer in range(layers)],
+                    [
+                        statistics.stdev(m.weights[layer] for m in mixes) if len(mixes) > 1 else 0.0
+                        for layer in range(layers)
+                    ],
+                )
                 for place, mixes in mixes_by_place.items()
             }
             svg = plots.layer_weights(f"{name}: layer weights", places, [_layer_name(layer) for layer in range(layers)])
-            caption = (f"{name}: the softmax-normalised scalar-mix weights of the biLM layers, mean ± std over "
-                       f"{len(group.finished)} seed(s), for each place ELMo enters (read from best.th).")
+            caption = (
+                f"{name}: the softmax-normalised scalar-mix weights of the biLM layers, mean ± std over "
+                f"{len(group.finished)} seed(s), for each place ELMo enters (read from best.th)."
+            )
             blocks.append(Figure(f"figure2-{task}{'-' + label if label else ''}", svg, caption))
     if not rows:
         return blocks + [Paragraph("No finished run with ELMo in this folder.")]
-    caption = ("Every finished run with ELMo: the mean softmax-normalised weight of each layer "
-               "(layer 0: the character CNN's token layer; then the biLSTM layers) and γ, over seeds.")
+    caption = (
+        "Every finished run with ELMo: the mean softmax-normalised weight of each layer "
+        "(layer 0: the character CNN's token layer; then the biLSTM layers) and γ, over seeds."
+    )
     return blocks + [Paragraph(caption), Table(["Runs", "Place", "Seeds", "Layer weights (0, 1, 2, …)", "γ"], rows)]
 
 
@@ -541,17 +643,31 @@ def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
         configs = sorted({run.spec["config_name"] for run in task_runs}, key=lambda c: (c not in (BASELINE, ELMO), c))
         curves = []
         for run in task_runs:
-            points = [plots.Point(epoch.get("epoch", index) + 1, epoch[key] * spec.scale, 0.0, 1)
-                      for index, epoch in enumerate(run.epochs) if isinstance(epoch.get(key), (int, float))]
+            points = [
+                plots.Point(epoch.get("epoch", index) + 1, epoch[key] * spec.scale, 0.0, 1)
+                for index, epoch in enumerate(run.epochs)
+                if isinstance(epoch.get(key), (int, float))
+            ]
             if points:
                 config = run.spec["config_name"]
-                curves.append(plots.Curve(run.name[len(task) + 1:], points, plots.color_of(config, configs.index(config)),
-                                          dashed=config == BASELINE))
+                curves.append(
+                    plots.Curve(
+                        run.name[len(task) + 1 :],
+                        points,
+                        plots.color_of(config, configs.index(config)),
+                        dashed=config == BASELINE,
+                    )
+                )
         if not curves:
             continue
         title = f"{spec.title}: development {spec.metric} after each epoch"
-        blocks.append(Figure(f"curves-{task}", plots.epoch_curves(plots.Panel(title, curves, f"{spec.metric} (dev)")),
-                             f"{title}, one line per run (metrics_epoch_*.json); baseline runs dashed."))
+        blocks.append(
+            Figure(
+                f"curves-{task}",
+                plots.epoch_curves(plots.Panel(title, curves, f"{spec.metric} (dev)")),
+                f"{title}, one line per run (metrics_epoch_*.json); baseline runs dashed.",
+            )
+        )
     if len(blocks) == 1:
         blocks.append(Paragraph("No run has finished an epoch yet."))
     return blocks
@@ -571,23 +687,39 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
         git = run.info.get("git", {})
         commit = (git.get("commit") or "?")[:10] + (" (dirty)" if git.get("dirty") else "")
         error = run.info.get("error", {})
-        rows.append([
-            f"`{run.name}`", run.status,
-            "—" if score is None else f"{score * TASKS[run.task].scale:.2f} ({_split_name(split)})",
-            epochs, _wall_time(run.info.get("wall_seconds")), _hardware(run.info), commit,
-            f"exit {error.get('exit_code')}: {error.get('summary')}" if error and run.status == "failed" else "",
-        ])
-    blocks: List[Block] = [Heading(2, "Runs"), Paragraph(
-        "Each run's directory holds its config.json, metrics, weights, console.log and run_info.json "
-        "(the command, environment variables, input files with sha256, machine, commit, attempts).")]
+        rows.append(
+            [
+                f"`{run.name}`",
+                run.status,
+                "—" if score is None else f"{score * TASKS[run.task].scale:.2f} ({_split_name(split)})",
+                epochs,
+                _wall_time(run.info.get("wall_seconds")),
+                _hardware(run.info),
+                commit,
+                f"exit {error.get('exit_code')}: {error.get('summary')}" if error and run.status == "failed" else "",
+            ]
+        )
+    blocks: List[Block] = [
+        Heading(2, "Runs"),
+        Paragraph(
+            "Each run's directory holds its config.json, metrics, weights, console.log and run_info.json "
+            "(the command, environment variables, input files with sha256, machine, commit, attempts)."
+        ),
+    ]
     if rows:
         blocks.append(Table(headers, rows))
     present = {run.name for run in runs}
     missing = (plan or {}).get("config_missing", {})
     not_run = [spec["name"] for spec in (plan or {}).get("runs", []) if spec["name"] not in present]
     if not_run:
-        blocks.append(Paragraph("Planned, not run: " + ", ".join(
-            f"`{name}`" + (f" (config missing: {missing[name]})" if name in missing else "") for name in not_run)))
+        blocks.append(
+            Paragraph(
+                "Planned, not run: "
+                + ", ".join(
+                    f"`{name}`" + (f" (config missing: {missing[name]})" if name in missing else "") for name in not_run
+                )
+            )
+        )
     return blocks
 
 
@@ -604,5 +736,8 @@ def _hardware(info: Dict) -> str:
     gpus = ", ".join(machine.get("gpus", [])) or "no GPU"
     devices = info.get("environment", {}).get("DEVICES", {}).get("value", "")
     load = machine.get("load_average_1min")
-    return (f"{machine.get('cpu', '?')}, {machine.get('cpu_cores_usable', '?')} cores"
-            + (f" (load {load} at start)" if load is not None else "") + f"; {gpus}; DEVICES={devices or 'cpu'}")
+    return (
+        f"{machine.get('cpu', '?')}, {machine.get('cpu_cores_usable', '?')} cores"
+        + (f" (load {load} at start)" if load is not None else "")
+        + f"; {gpus}; DEVICES={devices or 'cpu'}"
+    )

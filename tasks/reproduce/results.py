@@ -2,6 +2,7 @@
 What a folder of runs holds, read from the run directories alone: each run's status, metrics,
 per-epoch metrics, learned ELMo layer weights and training-set size, and the plan that made them.
 """
+
 import io
 import json
 import logging
@@ -13,7 +14,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 import numpy
 import torch
 
-from tasks.reproduce.runner import BILM_INFO, BILMS_DIR, PLAN_RECORD, RUN_INFO, is_built, is_finished
+from tasks.reproduce.layout import BILM_INFO, BILM_PERPLEXITY, BILMS_DIR, PLAN_RECORD, RUN_INFO, is_built, is_finished
 
 logger = logging.getLogger(__name__)
 
@@ -72,13 +73,15 @@ def read_bilms(runs_dir: Path) -> List[BilmResult]:
     for info_path in sorted((runs_dir / BILMS_DIR).glob(f"*/{BILM_INFO}")):
         info = _json(info_path)
         built = is_built(info_path.parent)
-        results.append(BilmResult(
-            name=info_path.parent.name,
-            task=info["spec"]["task"],
-            status="finished" if built else info.get("status", "incomplete"),
-            info=info,
-            perplexity=_json(info_path.parent / "perplexity.json") if built else None,
-        ))
+        results.append(
+            BilmResult(
+                name=info_path.parent.name,
+                task=info["spec"]["task"],
+                status="finished" if built else info.get("status", "incomplete"),
+                info=info,
+                perplexity=_json(info_path.parent / BILM_PERPLEXITY) if built else None,
+            )
+        )
     return results
 
 
@@ -132,7 +135,9 @@ def learned_mixes(directory: Path, config_name: str) -> List[Mix]:
         match = _MIX_PARAMETER.match(key)
         if match is None:
             continue
-        entry = parameters.setdefault((match["owner"], int(match["mix"])), {"layers": {}, "gamma": None, "trained": True})
+        entry = parameters.setdefault(
+            (match["owner"], int(match["mix"])), {"layers": {}, "gamma": None, "trained": True}
+        )
         if match["layer"] is None:
             entry["gamma"] = float(value.reshape(-1)[0])
         else:
@@ -145,7 +150,14 @@ def learned_mixes(directory: Path, config_name: str) -> List[Mix]:
         raw = numpy.array([entry["layers"][layer] for layer in sorted(entry["layers"])])
         weights = numpy.exp(raw - raw.max())
         weights /= weights.sum()
-        mixes.append(Mix(_place(owner, mix, owners[owner], config_name), weights.round(6).tolist(), entry["gamma"], bool(raw.min() > -1e9)))
+        mixes.append(
+            Mix(
+                _place(owner, mix, owners[owner], config_name),
+                weights.round(6).tolist(),
+                entry["gamma"],
+                bool(raw.min() > -1e9),
+            )
+        )
     return mixes
 
 

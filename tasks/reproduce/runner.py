@@ -17,6 +17,7 @@ Fine-tuned biLMs (§A.1) are built first, each once, into `RUNS_DIR/bilms/<name>
 finetune-bilm` (recorded in its `bilm_info.json`; finished when its `perplexity.json` is there,
 resumed otherwise), and the runs that use one read it through ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE.
 """
+
 import collections
 import fcntl
 import json
@@ -43,18 +44,22 @@ from tasks.environment import (
     default_value,
     word_vectors_variables,
 )
+from tasks.reproduce.layout import (
+    BILM_INFO,
+    BILMS_DIR,
+    CONSOLE_LOG,
+    FINETUNED_ELMO_FILES,
+    PLAN_RECORD,
+    RUN_INFO,
+    has_checkpoint,
+    is_built,
+    is_finished,
+)
 from tasks.reproduce.plan import BilmSpec, Plan, RunSpec
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
 
 logger = logging.getLogger(__name__)
 
-RUN_INFO = "run_info.json"
-BILMS_DIR = "bilms"  # fine-tuned biLMs, one folder each
-BILM_INFO = "bilm_info.json"
-FINETUNED_ELMO_FILES = {"ELMO_OPTIONS_FILE": "elmo/options.json", "ELMO_WEIGHT_FILE": "elmo/weights.hdf5"}
-BILM_FAILED = "fine-tuned biLM failed"
-CONSOLE_LOG = "console.log"  # what `allennlp train` printed, every attempt
-PLAN_RECORD = "plan.json"
 LOG_TAIL_LINES = 40
 # A run sees the suite's variables only as its plan sets them (or their bundled defaults), never as
 # left in the shell; except those that describe the machine (DEVICES, ELMO_CACHE_DIR), by their kind.
@@ -67,14 +72,6 @@ DESCRIPTIVE_FIELDS = ("data", "metric")
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def is_finished(run_dir: Path) -> bool:
-    return (run_dir / "model.tar.gz").is_file() and (run_dir / "metrics.json").is_file()
-
-
-def has_checkpoint(run_dir: Path) -> bool:
-    return any(run_dir.glob("training_state_e*.th")) and (run_dir / "config.json").is_file()
 
 
 def read_run_info(run_dir: Path) -> Optional[Dict[str, Any]]:
@@ -97,11 +94,6 @@ def state_of(run: RunSpec, run_dir: Path) -> str:
     if not (PROJECT_ROOT / run.config).is_file():
         return MISSING
     return START
-
-
-def is_built(bilm_dir: Path) -> bool:
-    """Whether a fine-tuned biLM is finished: its weights exported and its perplexities written."""
-    return (bilm_dir / "perplexity.json").is_file() and (bilm_dir / FINETUNED_ELMO_FILES["ELMO_WEIGHT_FILE"]).is_file()
 
 
 def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
@@ -131,7 +123,10 @@ class Runner:
         """Says what each fine-tuned biLM and each run would do, and the command it would run."""
         for bilm in self.bilms:
             built = is_built(self.runs_dir / BILMS_DIR / bilm.name)
-            print(f"biLM {bilm.name}: {'built' if built else 'to fine-tune'}" + ("" if built else f"\n    {bilm_shell_line(bilm, self.runs_dir)}"))
+            print(
+                f"biLM {bilm.name}: {'built' if built else 'to fine-tune'}"
+                + ("" if built else f"\n    {bilm_shell_line(bilm, self.runs_dir)}")
+            )
         for run in self.runs:
             state = state_of(run, self.runs_dir / run.name)
             line = f"{run.name}: {state}"
@@ -170,19 +165,28 @@ class Runner:
             states = self.states()
             for name, state in states.items():
                 if state == MISSING:
-                    logger.warning("%s: config missing (%s); skipped", name, next(r.config for r in self.runs if r.name == name))
+                    logger.warning(
+                        "%s: config missing (%s); skipped", name, next(r.config for r in self.runs if r.name == name)
+                    )
                 elif state == CHANGED:
                     logger.error(
                         "%s: %s was made otherwise than the plan says (see its %s, if any); "
-                        "remove it, or use another runs folder, to run it again", name, self.runs_dir / name, RUN_INFO,
+                        "remove it, or use another runs folder, to run it again",
+                        name,
+                        self.runs_dir / name,
+                        RUN_INFO,
                     )
             unbuilt = {bilm.name for bilm in self.bilms if not self._build_bilm(bilm)}
             for run in self.runs:
                 if states[run.name] not in (START, RESUME):
                     continue
                 if run.finetuned_bilm in unbuilt:
-                    logger.error("%s: not run, its fine-tuned biLM %s failed (see %s)", run.name, run.finetuned_bilm,
-                                 self.runs_dir / BILMS_DIR / run.finetuned_bilm / BILM_INFO)
+                    logger.error(
+                        "%s: not run, its fine-tuned biLM %s failed (see %s)",
+                        run.name,
+                        run.finetuned_bilm,
+                        self.runs_dir / BILMS_DIR / run.finetuned_bilm / BILM_INFO,
+                    )
                     states[run.name] = "failed"
                     self.failed.append(run.name)
                     continue
@@ -242,7 +246,10 @@ class Runner:
                 recorded = True
 
         process, interrupted = _supervise(
-            info["command"], self.environment(run), console, record_once_started,
+            info["command"],
+            self.environment(run),
+            console,
+            record_once_started,
             f"Interrupted: stopping {run.name} (its best epoch so far is archived; rerun to resume)",
         )
         attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
@@ -253,7 +260,9 @@ class Runner:
         else:
             status = "failed"
             attempt["error"] = info["error"] = {
-                "exit_code": process.returncode, "summary": error_summary(console.tail), "log_tail": list(console.tail),
+                "exit_code": process.returncode,
+                "summary": error_summary(console.tail),
+                "log_tail": list(console.tail),
             }
         attempt["status"] = info["status"] = status
         console.close()
@@ -285,11 +294,19 @@ class Runner:
         directory.mkdir(parents=True, exist_ok=True)
         info = read_json(directory / BILM_INFO) or {}
         if info.get("spec") not in (None, bilm.as_json()):
-            logger.error("biLM %s: %s was made otherwise than the plan says; remove it to build it again", bilm.name, directory)
+            logger.error(
+                "biLM %s: %s was made otherwise than the plan says; remove it to build it again", bilm.name, directory
+            )
             return False
         command = bilm_command(bilm, directory)
-        info.update(name=bilm.name, plan=self.plan.name, spec=bilm.as_json(), command=command,
-                    shell=bilm_shell_line(bilm, self.runs_dir), status="running")
+        info.update(
+            name=bilm.name,
+            plan=self.plan.name,
+            spec=bilm.as_json(),
+            command=command,
+            shell=bilm_shell_line(bilm, self.runs_dir),
+            status="running",
+        )
         attempt = {"started": now(), "hardware": hardware(), "git": git_state()}
         info.setdefault("attempts", []).append(attempt)
         _write_json(directory / BILM_INFO, info)
@@ -297,14 +314,25 @@ class Runner:
         started = time.monotonic()
         console = _Console(directory)
         console.write(f"=== {attempt['started']}: {info['shell']}\n")
-        process, interrupted = _supervise(command, child_environment(bilm.environment), console, lambda: None,
-                                          f"Interrupted: stopping the fine-tuning of biLM {bilm.name} (rerun to resume)")
+        process, interrupted = _supervise(
+            command,
+            child_environment(bilm.environment),
+            console,
+            lambda: None,
+            f"Interrupted: stopping the fine-tuning of biLM {bilm.name} (rerun to resume)",
+        )
         console.close()
         attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
-        status = "interrupted" if interrupted else FINISHED if process.returncode == 0 and is_built(directory) else "failed"
+        status = (
+            "interrupted" if interrupted else FINISHED if process.returncode == 0 and is_built(directory) else "failed"
+        )
         attempt["status"] = info["status"] = status
         if status == "failed":
-            info["error"] = {"exit_code": process.returncode, "summary": error_summary(console.tail), "log_tail": list(console.tail)}
+            info["error"] = {
+                "exit_code": process.returncode,
+                "summary": error_summary(console.tail),
+                "log_tail": list(console.tail),
+            }
             logger.error("biLM %s failed (exit code %s): %s", bilm.name, process.returncode, info["error"]["summary"])
         info["wall_seconds"] = round(sum(a.get("seconds", 0.0) for a in info["attempts"]), 1)
         _write_json(directory / BILM_INFO, info)
@@ -326,7 +354,9 @@ class Runner:
             "command": command(run, run_dir, resume),
             "shell": shell_line(run, run_dir, resume),
             "environment": recorded_environment(run, effective),
-            "inputs": {name: self.files.identify(str(PROJECT_ROOT / path)) for name, path in input_files(variables).items()},
+            "inputs": {
+                name: self.files.identify(str(PROJECT_ROOT / path)) for name, path in input_files(variables).items()
+            },
             "bilm": bilm_architecture(str(PROJECT_ROOT / effective["ELMO_OPTIONS_FILE"])),
             "bilm_description": bundled_bilm_description() if bundled_bilm else None,
             "config_values": _config_values(run, effective),
@@ -373,9 +403,14 @@ def with_defaults(environment: Dict[str, str]) -> Dict[str, str]:
 
 
 def relevant_variables(run: RunSpec, environment: Dict[str, str]) -> List[str]:
-    """The variables a run of `run.task` reads: its own (NER_...), ELMo's, the training part's, DEVICES, and the plan's."""
+    """
+    The variables a run of `run.task` reads: its own (NER_...), ELMo's, the training part's,
+    DEVICES, and the plan's.
+    """
     prefixes = (run.task.upper() + "_", "ELMO_", "TRAIN_", "DEVICES")
-    return sorted({name for name in set(VARIABLES) | set(environment) if name.startswith(prefixes)} | set(run.environment))
+    return sorted(
+        {name for name in set(VARIABLES) | set(environment) if name.startswith(prefixes)} | set(run.environment)
+    )
 
 
 def recorded_environment(run: RunSpec, environment: Dict[str, str]) -> Dict[str, Dict[str, Any]]:
@@ -420,7 +455,11 @@ def error_summary(lines: Iterable[str]) -> str:
     lines = [line.strip() for line in lines if line.strip()]
     for line in reversed(lines):
         head = line.split(":", 1)[0]
-        if ":" in line and " " not in head and (head.endswith(("Error", "Exception", "Interrupt")) or head.endswith("Received")):
+        if (
+            ":" in line
+            and " " not in head
+            and (head.endswith(("Error", "Exception", "Interrupt")) or head.endswith("Received"))
+        ):
             return line
     return lines[-1] if lines else "no output"
 
@@ -437,10 +476,19 @@ def _config_values(run: RunSpec, environment: Dict[str, str]) -> Dict[str, Any]:
 
 
 def _supervise(command: List[str], environment: Dict[str, str], console: "_Console", on_tick, interrupted_message: str):
-    """Runs `command` at the repository root, its output into `console`; stops it on Ctrl-C. Returns (process, interrupted)."""
+    """
+    Runs `command` at the repository root, its output into `console`; stops it on Ctrl-C. Returns
+    (process, interrupted).
+    """
     process = subprocess.Popen(
-        command, cwd=PROJECT_ROOT, env=environment, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
+        command,
+        cwd=PROJECT_ROOT,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        start_new_session=True,
     )
     reader = threading.Thread(target=console.copy, args=(process.stdout,), daemon=True)
     reader.start()

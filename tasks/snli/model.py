@@ -9,6 +9,7 @@ block. `ElmoEsim` is the same network, with the same config keys and parameter n
 `esim` config and state dict carry over; a test checks that both compute the same without ELMo),
 and the ELMo places in between.
 """
+
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
@@ -106,14 +107,27 @@ class ElmoEsim(Model):
         self._inference_encoder = inference_encoder
         self._output_feedforward = output_feedforward
         self._output_logit = output_logit
-        _check_size(self._projection_feedforward.get_output_dim(), inference_encoder.get_input_dim(),
-                    "projection_feedforward output", "inference_encoder input")
-        _check_size(4 * inference_encoder.get_output_dim(), output_feedforward.get_input_dim(),
-                    "4 x inference_encoder output (mean and max of both texts)", "output_feedforward input")
-        _check_size(output_feedforward.get_output_dim(), output_logit.get_input_dim(),
-                    "output_feedforward output", "output_logit input")
-        _check_size(output_logit.get_output_dim(), vocab.get_vocab_size("labels"),
-                    "output_logit output", "number of labels")
+        _check_size(
+            self._projection_feedforward.get_output_dim(),
+            inference_encoder.get_input_dim(),
+            "projection_feedforward output",
+            "inference_encoder input",
+        )
+        _check_size(
+            4 * inference_encoder.get_output_dim(),
+            output_feedforward.get_input_dim(),
+            "4 x inference_encoder output (mean and max of both texts)",
+            "output_feedforward input",
+        )
+        _check_size(
+            output_feedforward.get_output_dim(),
+            output_logit.get_input_dim(),
+            "output_feedforward output",
+            "output_logit input",
+        )
+        _check_size(
+            output_logit.get_output_dim(), vocab.get_vocab_size("labels"), "output_logit output", "number of labels"
+        )
 
         self.rnn_input_dropout = InputVariationalDropout(dropout) if dropout else None
         self.dropout = torch.nn.Dropout(dropout) if dropout else None
@@ -176,9 +190,7 @@ class ElmoEsim(Model):
             encoded = torch.cat([encoded, elmo_at_output], dim=-1)
         return encoded
 
-    def _elmo_representations(
-        self, text: TextFieldTensors
-    ) -> Tuple[Optional[torch.Tensor], Optional[torch.Tensor]]:
+    def _elmo_representations(self, text: TextFieldTensors) -> Tuple[Optional[torch.Tensor], Optional[torch.Tensor]]:
         """`(ELMo for the input, ELMo for the encoder output)`, each None where ELMo does not enter."""
         if self._elmo is None:
             return None, None

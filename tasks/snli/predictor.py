@@ -1,4 +1,5 @@
 """Entailment between raw texts: `{"premise": "...", "hypothesis": "..."}` in, the label and its probabilities out."""
+
 from typing import Any, Dict
 
 from allennlp.common.util import JsonDict

@@ -1,4 +1,5 @@
 """Question answering on SQuAD 1.1 (the ELMo paper's §A.4)."""
+
 from tasks.squad.bidaf import BidafSquadV1
 from tasks.squad.metrics import SquadV1EmF1
 from tasks.squad.model import BidafSelfAttention

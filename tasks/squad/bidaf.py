@@ -1,4 +1,5 @@
 """allennlp-models' BiDAF (Seo et al. 2017), scored with the suite's SQuAD v1.1 metric and answering raw text."""
+
 from typing import Dict
 
 from allennlp.models import Model

@@ -7,6 +7,7 @@ bags of normalised tokens. A prediction is scored against each gold answer and k
 One v1.1 detail that SQuAD 2.0's script changed: when either side normalises to nothing, F1 is 0
 (v2.0 gives 1 when both are empty), while exact match is 1 when both are.
 """
+
 import re
 import string
 from collections import Counter

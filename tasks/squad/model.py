@@ -4,11 +4,10 @@ model of Clark & Gardner (2017), "Simple and Effective Multi-Paragraph Reading C
 BiDAF with GRUs, a residual self-attention layer after the bi-attention and a chained span
 predictor; ELMo at the input and/or the output of its contextual GRU.
 """
+
 from typing import Any, Dict, List, Optional
 
 import torch
-from torch.nn.functional import nll_loss, relu
-
 from allennlp.common import Lazy
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
@@ -24,6 +23,7 @@ from allennlp.nn.util import (
     replace_masked_values,
     weighted_sum,
 )
+from torch.nn.functional import nll_loss, relu
 
 from tasks.elmo import PaperElmo, check_elmo_places
 from tasks.squad.metrics import SquadV1EmF1
@@ -189,8 +189,11 @@ class BidafSelfAttention(Model):
             output["best_span_str"] = [
                 _span_text(entry, start, end) for entry, (start, end) in zip(metadata, best_span.tolist())
             ]
-            scored = [(text, entry["answer_texts"]) for text, entry in zip(output["best_span_str"], metadata)
-                      if entry.get("answer_texts")]
+            scored = [
+                (text, entry["answer_texts"])
+                for text, entry in zip(output["best_span_str"], metadata)
+                if entry.get("answer_texts")
+            ]
             if scored:
                 self._squad_metrics([text for text, _ in scored], [gold for _, gold in scored])
         return output
@@ -215,7 +218,9 @@ class BidafSelfAttention(Model):
         if self._elmo is None:
             return []
         if ELMO_INDEXER not in tokens:
-            raise ConfigurationError(f"the model takes ELMo, but the reader has no token indexer named {ELMO_INDEXER!r}")
+            raise ConfigurationError(
+                f"the model takes ELMo, but the reader has no token indexer named {ELMO_INDEXER!r}"
+            )
         return list(self._elmo(tokens[ELMO_INDEXER]["elmo_tokens"])["elmo_representations"])
 
     def _self_attend(self, attended: torch.Tensor, passage_mask: torch.BoolTensor) -> torch.Tensor:

@@ -9,6 +9,7 @@ copies and swapped into those copies, never into the model: validation, `best.th
 silently get the raw weights. This subclass checkpoints the averages by parameter name and copies
 them into the average it was built with, which still refers to the live parameters.
 """
+
 from typing import Any, Dict
 
 from allennlp.common.checks import ConfigurationError

@@ -1,4 +1,5 @@
 """Answers a question about a raw-text passage: `{"passage": ..., "question": ...}` in, the answer span out."""
+
 from typing import Any, Dict
 
 from allennlp.common.util import JsonDict

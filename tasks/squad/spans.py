@@ -1,4 +1,5 @@
 """Answer-span decoding under the paper's length limit (Peters et al. 2018, §A.4: at most 17 tokens)."""
+
 from typing import Optional, Tuple
 
 import torch

@@ -17,6 +17,7 @@ The parameters are the `StackedAlternatingLstm`'s own (`_module.layer_<i>.cell.*
 AllenNLP's encoder), built and initialised by it, so the two encoders load each other's weights and
 the same seeds give the same model; the recurrent dropout masks are drawn as AllenNLP draws them.
 """
+
 from typing import List
 
 import torch
@@ -69,7 +70,11 @@ class FastAlternatingLstm(Seq2SeqEncoder):
         """`inputs` `(batch, time, input size)`; returns `(batch, time, hidden size)`, zero on padding."""
         lengths = mask.sum(dim=1)
         sorted_lengths, order = lengths.sort(descending=True)
-        running = (sorted_lengths.unsqueeze(0) > torch.arange(inputs.size(1), device=mask.device).unsqueeze(1)).sum(dim=1).tolist()
+        running = (
+            (sorted_lengths.unsqueeze(0) > torch.arange(inputs.size(1), device=mask.device).unsqueeze(1))
+            .sum(dim=1)
+            .tolist()
+        )
         steps = sum(1 for count in running if count > 0)  # the longest sentence's length
         layer_input = inputs.index_select(0, order)[:, :steps]
         for layer in self._module.lstm_layers:
@@ -177,11 +182,17 @@ class _Recurrence(torch.autograd.Function):
                 step_gradient[:, gates_size:] = hidden_gradient * (1 - highway_gate)
             else:
                 lstm_gradient = hidden_gradient
-            gate_gradient[:, 3 * hidden_size : 4 * hidden_size] = lstm_gradient * squashed * output_gate * (1 - output_gate)
+            gate_gradient[:, 3 * hidden_size : 4 * hidden_size] = (
+                lstm_gradient * squashed * output_gate * (1 - output_gate)
+            )
             memory_gradient = memory_gradient + lstm_gradient * output_gate * (1 - squashed * squashed)
             gate_gradient[:, :hidden_size] = memory_gradient * candidate * input_gate * (1 - input_gate)
-            gate_gradient[:, hidden_size : 2 * hidden_size] = memory_gradient * previous_memory * forget_gate * (1 - forget_gate)
-            gate_gradient[:, 2 * hidden_size : 3 * hidden_size] = memory_gradient * input_gate * (1 - candidate * candidate)
+            gate_gradient[:, hidden_size : 2 * hidden_size] = (
+                memory_gradient * previous_memory * forget_gate * (1 - forget_gate)
+            )
+            gate_gradient[:, 2 * hidden_size : 3 * hidden_size] = (
+                memory_gradient * input_gate * (1 - candidate * candidate)
+            )
             memory_gradient = memory_gradient * forget_gate
             hidden_gradient = gate_gradient @ weight
             if dropout_mask is not None:

@@ -16,15 +16,16 @@ BIO tags become spans as AllenNLP writes them for the script (`convert_bio_tags_
 a span starts at each `B-`, and at an `I-X` that does not continue an `X` span (the lenient
 reading of an invalid sequence); Viterbi-constrained predictions never have one.
 
-`tests/test_srl_metrics.py` checks this against the script itself on random propositions, and
+`tests/tasks/srl/test_metrics.py` checks this against the script itself on random propositions, and
 shows on hand-worked ones where AllenNLP's `span_f1` counts differently.
 """
+
 from collections import Counter
 from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 from allennlp.training.metrics import Metric
 
-from tasks.common.counts import gathered_counts
+from tasks.common.counts import LabelCountsMetric, label_scores
 
 EXCLUDED_LABELS = ("V",)
 CONTINUATION = "C-"
@@ -61,7 +62,7 @@ def proposition_arguments(tags: Sequence[str]) -> List[Argument]:
     latest: Dict[str, int] = {}  # label -> index in `arguments` of the latest argument with it
     for first, last, label in bio_spans(tags):
         if label.startswith(CONTINUATION):
-            base = label[len(CONTINUATION):]
+            base = label[len(CONTINUATION) :]
             if base in latest:
                 index = latest[base]
                 arguments[index] = Argument(base, arguments[index].pieces + ((first, last),))
@@ -94,7 +95,7 @@ def score_proposition(predicted_tags: Sequence[str], gold_tags: Sequence[str]) -
 
 
 @Metric.register("conll2005_srl")
-class Conll2005SrlScore(Metric):
+class Conll2005SrlScore(LabelCountsMetric):
     """
     `srl-eval.pl`'s precision, recall and F1 over propositions given as BIO tag sequences
     (predicted, gold), as `precision-overall`, `recall-overall`, `f1-measure-overall` (the keys of
@@ -104,42 +105,15 @@ class Conll2005SrlScore(Metric):
     Registered as a `Metric` with name "conll2005_srl".
     """
 
-    def __init__(self) -> None:
-        self._counts: Dict[str, Counter] = {"correct": Counter(), "excess": Counter(), "missed": Counter()}
+    COUNTS = ("correct", "excess", "missed")
 
     def __call__(self, predicted_tags: List[List[str]], gold_tags: List[List[str]]) -> None:  # type: ignore
         for predicted, gold in zip(predicted_tags, gold_tags):
             for name, counter in score_proposition(predicted, gold).items():
                 self._counts[name].update(counter)
 
-    def get_metric(self, reset: bool = False) -> Dict[str, float]:
-        counts = gathered_counts(self._counts)
-        metrics: Dict[str, float] = {}
-        for label in sorted(set().union(*counts.values())):
-            metrics.update(
-                precision_recall_f1(label, counts["correct"][label], counts["excess"][label], counts["missed"][label])
-            )
-        metrics.update(
-            precision_recall_f1(
-                "overall",
-                sum(counts["correct"].values()),
-                sum(counts["excess"].values()),
-                sum(counts["missed"].values()),
-            )
-        )
-        if reset:
-            self.reset()
-        return metrics
-
-    def reset(self) -> None:
-        for counter in self._counts.values():
-            counter.clear()
-
-
-
-def precision_recall_f1(name: str, correct: int, excess: int, missed: int) -> Dict[str, float]:
-    """As `srl-eval.pl`'s `precrecf1`, as fractions rather than percentages."""
-    precision = correct / (correct + excess) if correct + excess else 0.0
-    recall = correct / (correct + missed) if correct + missed else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {f"precision-{name}": precision, f"recall-{name}": recall, f"f1-measure-{name}": f1}
+    def scores(self, counts: Dict[str, Counter]) -> Dict[str, float]:
+        """As `srl-eval.pl`'s `precrecf1`, as fractions rather than percentages."""
+        predicted = counts["correct"] + counts["excess"]
+        gold = counts["correct"] + counts["missed"]
+        return label_scores(counts["correct"], predicted, gold)

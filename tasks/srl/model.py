@@ -2,6 +2,7 @@
 The SRL model of the ELMo paper (Peters et al. 2018, §A.5): He et al.'s (2017) deep BIO tagger,
 with ELMo at its input and, for Table 3, optionally at the output of its top LSTM.
 """
+
 from typing import Any, Dict, List, Optional
 
 import torch
@@ -11,8 +12,8 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
-from allennlp.modules.seq2seq_encoders import LstmSeq2SeqEncoder
 from allennlp.modules.conditional_random_field import allowed_transitions
+from allennlp.modules.seq2seq_encoders import LstmSeq2SeqEncoder
 from allennlp.modules.token_embedders import Embedding
 from allennlp.nn import InitializerApplicator
 from allennlp.nn.util import get_text_field_mask, sequence_cross_entropy_with_logits, viterbi_decode

@@ -3,6 +3,7 @@ A small token classifier for PropBank predicates, so the SRL predictor can label
 paper's SRL is given gold predicates, and spaCy's tagger (AllenNLP's usual source of verbs)
 cannot be downloaded offline.
 """
+
 from typing import Any, Dict, List, Optional
 
 import torch

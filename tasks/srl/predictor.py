@@ -2,6 +2,7 @@
 Semantic roles in raw text: `{"sentence": "..."}` in, one frame per predicate out, each with its
 labelled argument spans (text, label, token and character offsets).
 """
+
 import logging
 import os
 from typing import Any, Dict, List, Optional, Tuple
@@ -92,11 +93,13 @@ class SrlFramesPredictor(RawTextPredictor):
             if self._predicate_tagger is None and getattr(self._model, "predicate_finder", None) is None:
                 raise InvalidInput(
                     'no predicates: this model has no predicate finder; give "predicates" (word indices), or a '
-                    f"predicate tagger with --predictor-args '{{\"predicate_model\": \"path/to/model.tar.gz\"}}' "
+                    f'predicate tagger with --predictor-args \'{{"predicate_model": "path/to/model.tar.gz"}}\' '
                     f"or {PREDICATE_MODEL_VARIABLE}"
                 )
             return None
-        if not (isinstance(given, list) and all(isinstance(index, int) and 0 <= index < len(tokens) for index in given)):
+        if not (
+            isinstance(given, list) and all(isinstance(index, int) and 0 <= index < len(tokens) for index in given)
+        ):
             raise InvalidInput(f'"predicates" must be a list of word indices from 0 to {len(tokens) - 1}')
         return sorted(set(given))
 
@@ -136,9 +139,14 @@ class SrlFramesPredictor(RawTextPredictor):
 
         arguments = [
             located(
-                {"text": " ".join(t.text for t in tokens[first : last + 1]), "label": label,
-                 "token_start": first, "token_end": last + 1},
-                first, last,
+                {
+                    "text": " ".join(t.text for t in tokens[first : last + 1]),
+                    "label": label,
+                    "token_start": first,
+                    "token_end": last + 1,
+                },
+                first,
+                last,
             )
             for first, last, label in bio_spans(output["tags"])
             if label != "V"

@@ -3,6 +3,7 @@ The biattentive classification network (McCann et al. 2017) of the ELMo paper's 
 experiment (Peters et al. 2018, §A.8): allennlp-models' `bcn`, whose ELMo is a `PaperElmo` with one
 scalar mix per place it enters (the input, the output of the integrator biLSTM).
 """
+
 from typing import Optional
 
 from allennlp.common import Lazy

@@ -1,4 +1,5 @@
 """Sentiment of raw text: `{"sentence": "..."}` in, the label and each label's probability out."""
+
 from typing import Any, Dict
 
 from allennlp.common.util import JsonDict

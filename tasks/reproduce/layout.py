@@ -1,0 +1,34 @@
+"""
+What a folder of runs holds: the files the runner writes and the report reads, by name, and what
+makes a run or a fine-tuned biLM finished. Kept apart from both, so that reading a folder of runs
+needs nothing of the machinery that makes one.
+
+    RUNS_DIR/plan.json                 the expanded plan (`PLAN_RECORD`)
+    RUNS_DIR/<run name>/               a run's serialization directory, with its run_info.json
+    RUNS_DIR/bilms/<biLM name>/        a fine-tuned biLM (§A.1), with its bilm_info.json
+"""
+
+from pathlib import Path
+
+RUN_INFO = "run_info.json"
+PLAN_RECORD = "plan.json"
+CONSOLE_LOG = "console.log"  # what `allennlp train` printed, every attempt
+BILMS_DIR = "bilms"  # fine-tuned biLMs, one folder each
+BILM_INFO = "bilm_info.json"
+BILM_PERPLEXITY = "perplexity.json"  # written last by `allennlp finetune-bilm`: Table 7's row
+FINETUNED_ELMO_FILES = {"ELMO_OPTIONS_FILE": "elmo/options.json", "ELMO_WEIGHT_FILE": "elmo/weights.hdf5"}
+
+
+def is_finished(run_dir: Path) -> bool:
+    """Whether `allennlp train` finished the run: it archived the model and wrote the final metrics."""
+    return (run_dir / "model.tar.gz").is_file() and (run_dir / "metrics.json").is_file()
+
+
+def has_checkpoint(run_dir: Path) -> bool:
+    """Whether an unfinished run can be resumed with `--recover`."""
+    return any(run_dir.glob("training_state_e*.th")) and (run_dir / "config.json").is_file()
+
+
+def is_built(bilm_dir: Path) -> bool:
+    """Whether a fine-tuned biLM is finished: its weights exported and its perplexities written."""
+    return (bilm_dir / BILM_PERPLEXITY).is_file() and (bilm_dir / FINETUNED_ELMO_FILES["ELMO_WEIGHT_FILE"]).is_file()

@@ -1,0 +1,35 @@
+"""Where the tests find the repository, the shared data and the `allennlp` command, and how they run it."""
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from allennlp.commands.subcommand import Subcommand
+
+ROOT = Path(__file__).resolve().parents[2]
+# The open benchmark data some tests read when it is there (they skip, saying so, when it is not).
+SHARED_DATA = Path(os.environ.get("SHARED_DATA_DIR", ROOT.parent / "shared" / "data"))
+ALLENNLP = str(Path(sys.executable).parent / "allennlp")
+
+
+def allennlp(*arguments: str, environment, check: bool = True, timeout: int = 900, cwd: Path = ROOT):
+    """
+    `allennlp ARGUMENTS` as a user runs it, from the repository root by default; with `check`, a
+    failure fails the test.
+    """
+    result = subprocess.run(
+        [ALLENNLP, *arguments], cwd=cwd, env=environment, capture_output=True, text=True, timeout=timeout
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"allennlp {' '.join(arguments)} failed:\n{result.stderr[-3000:]}")
+    return result
+
+
+def run_subcommand(name: str, *arguments: str) -> None:
+    """Parses `arguments` with the registered subcommand's own parser and runs it, in this process."""
+    parser = argparse.ArgumentParser()
+    Subcommand.by_name(name)().add_subparser(parser.add_subparsers())
+    parsed = parser.parse_args([name, *arguments])
+    parsed.func(parsed)

@@ -1,0 +1,113 @@
+"""
+Real runs of `allennlp train` hurt on purpose: killed with SIGKILL at points where files are half
+written (tests/reliability/faults.py), then resumed with `--recover`; and trained over an activation cache
+damaged on disk. A run must finish with the metrics an unhurt run has and leave its cache intact,
+and no run may train on damaged activations.
+"""
+
+import json
+import os
+import sqlite3
+import subprocess
+import zlib
+from pathlib import Path
+
+import numpy
+import pytest
+
+from tests.helpers.repository import ALLENNLP, ROOT
+
+OVERRIDES = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batch_size": 4})
+
+
+def train(run_dir: Path, environment, *extra, kill_at: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            ALLENNLP,
+            "train",
+            "configs/ner_elmo.jsonnet",
+            "-s",
+            str(run_dir),
+            "-o",
+            OVERRIDES,
+            "--include-package",
+            "tests.reliability.faults",
+            *extra,
+        ],
+        cwd=ROOT,
+        env={**environment, "KILL_AT": kill_at},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture
+def environment(ner_environment, tmp_path):
+    return {**ner_environment, "ELMO_CACHE_DIR": str(tmp_path / "cache")}
+
+
+@pytest.fixture(scope="module")
+def unhurt_metrics(tmp_path_factory, tiny_conll, tiny_elmo):
+    """The metrics of the same run, never interrupted."""
+    directory = tmp_path_factory.mktemp("unhurt")
+    environment = {
+        **os.environ,
+        "ELMO_CACHE_DIR": str(directory / "cache"),
+        "NER_WORD_VECTORS": "",
+        "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
+        "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+        **{name: str(tiny_conll) for name in ("NER_TRAIN_DATA", "NER_DEV_DATA", "NER_TEST_DATA")},
+    }
+    result = train(directory / "run", environment)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads((directory / "run" / "metrics.json").read_text())
+
+
+def cache_entries_intact(cache_root: Path) -> int:
+    """How many entries the cache holds; fails if any entry's bytes do not match their checksum."""
+    (folder,) = [path for path in cache_root.iterdir() if path.is_dir()]
+    data = numpy.memmap(folder / "activations.bin", dtype=numpy.float16, mode="r")
+    metadata = json.loads((folder / "metadata.json").read_text())
+    width = metadata["num_layers"] * metadata["dim"]
+    with sqlite3.connect(folder / "index.sqlite") as index:
+        rows = index.execute("SELECT offset, positions, checksum FROM activations").fetchall()
+    for offset, positions, checksum in rows:
+        assert zlib.crc32(data[offset : offset + positions * width]) == checksum
+    return len(rows)
+
+
+@pytest.mark.parametrize("kill_at", ["cache_fill:2", "batch:4", "checkpoint:3", "archive:2"])
+def test_killed_anywhere_then_recovered_finishes_with_complete_metrics(environment, tmp_path, kill_at, unhurt_metrics):
+    run_dir = tmp_path / "run"
+    killed = train(run_dir, environment, kill_at=kill_at)
+    assert killed.returncode == -9, f"the fault at {kill_at} was never reached:\n{killed.stderr[-2000:]}"
+    recovered = train(run_dir, environment, "--recover")
+    assert recovered.returncode == 0, recovered.stderr[-3000:]
+    metrics = json.loads((run_dir / "metrics.json").read_text())
+    assert set(metrics) == set(unhurt_metrics)
+    assert 0.0 <= metrics["test_f1-measure-overall"] <= 1.0
+    assert (run_dir / "model.tar.gz").is_file()
+    assert cache_entries_intact(tmp_path / "cache") > 0
+    # What remains of the killed run's half-written files is never taken for a checkpoint.
+    assert not [path.name for path in run_dir.glob("*.partial")]
+
+
+def test_a_run_over_a_damaged_cache_trains_on_what_the_biLM_computes(environment, tmp_path, unhurt_metrics):
+    first = train(tmp_path / "fills", environment)
+    assert first.returncode == 0, first.stderr[-3000:]
+    (data,) = (tmp_path / "cache").glob("*/activations.bin")
+    damaged = bytearray(data.read_bytes())
+    damaged[: len(damaged) // 2] = os.urandom(len(damaged) // 2)  # half the stored sentences
+    data.write_bytes(bytes(damaged))
+
+    second = train(tmp_path / "reads", environment)
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert (
+        "stored sentences damaged (checksum mismatch or past the end of activations.bin): computing them again"
+        in second.stdout + second.stderr
+    )
+    metrics = json.loads((tmp_path / "reads" / "metrics.json").read_text())
+    for key in ("best_validation_f1-measure-overall", "test_f1-measure-overall"):
+        assert metrics[key] == pytest.approx(unhurt_metrics[key], abs=1e-6), key
+    cache_entries_intact(tmp_path / "cache")

@@ -1,0 +1,182 @@
+"""NER through the plain `allennlp` command, as docs/ner.md shows: train, recover, evaluate and predict."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers.repository import allennlp
+
+
+@pytest.fixture(scope="module")
+def trained_archive(tmp_path_factory, tiny_conll, tiny_elmo):
+    environment = _environment(tiny_conll, tiny_elmo)
+    serialization_dir = tmp_path_factory.mktemp("runs") / "ner"
+    overrides = json.dumps({"trainer.num_epochs": 2})
+    allennlp(
+        "train", "configs/ner_elmo.jsonnet", "-s", str(serialization_dir), "-o", overrides, environment=environment
+    )
+    return serialization_dir, environment
+
+
+def _environment(tiny_conll, tiny_elmo):
+    import os
+
+    environment = dict(os.environ)
+    environment.update(
+        NER_TRAIN_DATA=str(tiny_conll),
+        NER_DEV_DATA=str(tiny_conll),
+        NER_TEST_DATA=str(tiny_conll),
+        ELMO_OPTIONS_FILE=str(tiny_elmo[0]),
+        ELMO_WEIGHT_FILE=str(tiny_elmo[1]),
+        NER_WORD_VECTORS="",
+    )
+    return environment
+
+
+def test_train_writes_an_archive_with_entity_metrics(trained_archive):
+    serialization_dir, _ = trained_archive
+    assert (serialization_dir / "model.tar.gz").is_file()
+    metrics = json.loads((serialization_dir / "metrics.json").read_text())
+    for key in ("best_validation_f1-measure-overall", "test_f1-measure-overall", "validation_f1-measure-PER"):
+        assert 0.0 <= metrics[key] <= 1.0, key
+
+
+def test_recover_continues_from_the_last_checkpoint(trained_archive):
+    serialization_dir, environment = trained_archive
+    overrides = json.dumps({"trainer.num_epochs": 2})
+    result = allennlp(
+        "train",
+        "configs/ner_elmo.jsonnet",
+        "-s",
+        str(serialization_dir),
+        "-o",
+        overrides,
+        "--recover",
+        environment=environment,
+    )
+    assert "Recovering from prior training" in result.stderr
+    # Both epochs were checkpointed: a restored state leaves none to run, a failed restore reruns them.
+    assert "Epoch 0/1" not in result.stderr and "Epoch 1/1" not in result.stderr
+
+
+def test_evaluate_reports_overall_and_per_type_scores(trained_archive, tiny_conll, tmp_path):
+    serialization_dir, environment = trained_archive
+    output = tmp_path / "evaluation.json"
+    allennlp(
+        "evaluate",
+        str(serialization_dir / "model.tar.gz"),
+        str(tiny_conll),
+        "--output-file",
+        str(output),
+        environment=environment,
+    )
+    metrics = json.loads(output.read_text())
+    assert {"f1-measure-overall", "precision-overall", "recall-overall", "f1-measure-LOC", "f1-measure-PER"} <= set(
+        metrics
+    )
+
+
+def test_predict_on_raw_text_with_the_default_predictor(trained_archive, tmp_path):
+    serialization_dir, environment = trained_archive
+    inputs = tmp_path / "input.jsonl"
+    lines = [{"sentence": "Alan Turing worked at Bletchley Park."}, {"sentence": ""}, {"sentence": "Rome fell."}]
+    # A byte order mark, a blank line and a line of Latin-1 among them: each answered in its place.
+    text = "".join(json.dumps(line) + "\n" for line in lines) + "not json\n\n"
+    inputs.write_bytes(
+        b"\xef\xbb\xbf" + text.encode() + '{"sentence": "Zürich"}\n'.encode("latin-1") + b'{"sentence": "Ada."}\n'
+    )
+    output = tmp_path / "predictions.jsonl"
+    allennlp(
+        "predict",
+        str(serialization_dir / "model.tar.gz"),
+        str(inputs),
+        "--output-file",
+        str(output),
+        "--silent",
+        environment=environment,
+    )
+    predictions = [json.loads(line) for line in output.read_text().splitlines()]
+    assert len(predictions) == 7
+    assert predictions[0]["tokens"] == ["Alan", "Turing", "worked", "at", "Bletchley", "Park", "."]
+    assert len(predictions[0]["tags"]) == 7
+    assert predictions[1] == {"error": "the sentence is empty", "input": {"sentence": ""}}
+    assert predictions[2]["tokens"] == ["Rome", "fell", "."]
+    assert predictions[3] == {"error": 'expected a JSON object with a "sentence" string', "input": "not json"}
+    assert predictions[4] == {"error": "input line 5: blank line, expected a JSON object", "input": ""}
+    assert predictions[5]["error"] == "input line 6: not UTF-8 text (byte 0xfc at byte 16)"
+    assert predictions[6]["tokens"] == ["Ada", "."]
+
+
+def test_a_variable_naming_a_missing_file_stops_the_run(tiny_conll, tiny_elmo, tmp_path):
+    environment = _environment(tiny_conll, tiny_elmo)
+    environment["NER_TRAIN_DATA"] = str(tmp_path / "missing" / "eng.train")
+    result = allennlp(
+        "train", "configs/ner_elmo.jsonnet", "-s", str(tmp_path / "run"), environment=environment, check=False
+    )
+    assert result.returncode != 0
+    assert f"NER_TRAIN_DATA names '{tmp_path / 'missing' / 'eng.train'}', which is not a file" in result.stderr
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    "variable, damage, message",
+    [
+        ("NER_TRAIN_DATA", b"", "no instances: the file is empty"),
+        ("ELMO_WEIGHT_FILE", b"\x89HDF\r\n\x1a\n", "cannot read the biLM weights"),
+    ],
+)
+def test_an_empty_or_truncated_input_stops_the_run_naming_it(
+    tiny_conll, tiny_elmo, tmp_path, variable, damage, message
+):
+    environment = _environment(tiny_conll, tiny_elmo)
+    damaged = tmp_path / "damaged"
+    damaged.write_bytes(damage)
+    environment[variable] = str(damaged)
+    result = allennlp(
+        "train", "configs/ner_elmo.jsonnet", "-s", str(tmp_path / "run"), environment=environment, check=False
+    )
+    assert result.returncode != 0
+    assert f"{damaged}: {message}" in result.stderr
+
+
+def test_an_archive_predicts_from_any_directory_once_tasks_is_imported(trained_archive, tmp_path):
+    """
+    Outside the repository there is no .allennlp_plugins: `--include-package tasks`, or `import
+    tasks`, registers the suite.
+    """
+    serialization_dir, environment = trained_archive
+    archive = str(serialization_dir / "model.tar.gz")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "input.jsonl").write_text(json.dumps({"sentence": "Ada visited Turin."}) + "\n", encoding="utf-8")
+    unregistered = allennlp(
+        "predict", archive, "input.jsonl", "--silent", environment=environment, check=False, cwd=elsewhere
+    )
+    assert unregistered.returncode != 0 and "not in acceptable choices" in unregistered.stderr
+    allennlp(
+        "predict",
+        archive,
+        "input.jsonl",
+        "--silent",
+        "--output-file",
+        "predictions.jsonl",
+        "--include-package",
+        "tasks",
+        environment=environment,
+        cwd=elsewhere,
+    )
+    prediction = json.loads((elsewhere / "predictions.jsonl").read_text(encoding="utf-8"))
+    assert prediction["tokens"] == ["Ada", "visited", "Turin", "."]
+    in_python = (
+        "import json, tasks\n"
+        "from allennlp.predictors import Predictor\n"
+        f"predictor = Predictor.from_path({archive!r})\n"
+        "print(json.dumps(predictor.predict_json({'sentence': 'Ada visited Turin.'})))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", in_python], cwd=elsewhere, env=environment, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout.splitlines()[-1]) == prediction

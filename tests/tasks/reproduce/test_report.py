@@ -1,0 +1,199 @@
+"""The report, rebuilt from serialization directories written here by hand: it shows what they hold."""
+
+import json
+import math
+import re
+
+import torch
+
+from tasks.reproduce.document import Heading, Paragraph, Table, read_markdown_table, write_markdown
+from tasks.reproduce.plan import load_plan
+from tasks.reproduce.report import build_report, runs_folder_name
+from tests.helpers.repository import ROOT
+
+PLAN = {
+    "name": "fixture",
+    "description": "Hand-written run directories.",
+    "experiments": [
+        {
+            "task": "ner",
+            "configs": ["baseline", "elmo"],
+            "seeds": [1, 2],
+            "data": "invented CoNLL files",
+            "overrides": {"trainer.num_epochs": 2},
+        },
+        {"task": "snli", "configs": ["top_layer"], "seeds": [1]},
+        {"task": "sst", "configs": ["baseline", "elmo"], "seeds": [1], "train_fractions": [0.1, 1.0]},
+    ],
+}
+# test F1 of each finished NER run, and dev accuracy of the others
+SCORES = {
+    "ner-baseline-seed1": 0.90,
+    "ner-baseline-seed2": 0.92,
+    "ner-elmo-seed1": 0.93,
+    "ner-elmo-seed2": 0.95,
+    "snli-top_layer-seed1": 0.80,
+    "sst-baseline-fraction0.1-seed1": 0.30,
+    "sst-baseline-seed1": 0.40,
+    "sst-elmo-fraction0.1-seed1": 0.35,
+}
+# the input mix's raw weights: softmax gives 1/6, 2/6, 3/6
+RAW_MIX = [0.0, math.log(2.0), math.log(3.0)]
+
+
+def _write_run(runs_dir, spec, status, score=None):
+    run_dir = runs_dir / spec.name
+    run_dir.mkdir(parents=True)
+    metric = spec.metric
+    info = {
+        "name": spec.name,
+        "spec": spec.as_json(),
+        "status": status,
+        "wall_seconds": 125.0,
+        "environment": {
+            "DEVICES": {"value": "cpu", "default": True, "from_plan": False},
+            "ELMO_WEIGHT_FILE": {"value": "/m/w.hdf5", "default": False, "from_plan": True},
+        },
+        "inputs": {"ELMO_WEIGHT_FILE": {"path": "/m/w.hdf5", "sha256": "ab" * 32}},
+        "bilm": {"lstm_dim": 512, "projection_dim": 128, "n_layers": 2, "n_filters": 2048, "n_highway": 2},
+        "config_values": {"trainer.num_epochs": {"config": 75, "run": 2}} if spec.task == "ner" else {},
+        "hardware": {"cpu": "Test CPU", "cpu_cores_usable": 2, "gpus": [], "load_average_1min": 1.5},
+        "git": {"commit": "0123456789abcdef", "dirty": False},
+        "attempts": [],
+    }
+    if status == "failed":
+        info["error"] = {
+            "exit_code": 1,
+            "summary": "RuntimeError: out of memory",
+            "log_tail": ["...", "RuntimeError: out of memory"],
+        }
+    (run_dir / "run_info.json").write_text(json.dumps(info))
+    if status != "finished":
+        return
+    split = "test" if spec.task == "ner" else "best_validation"
+    (run_dir / "metrics.json").write_text(json.dumps({f"{split}_{metric}": score, "best_epoch": 1}))
+    (run_dir / "model.tar.gz").write_bytes(b"")
+    if spec.task == "snli":  # the subset readers' log lines, for dev and for test
+        (run_dir / "out.log").write_text(
+            "INFO data_readers.subset - dev.jsonl: evaluating on 100 of 9842 instances (fraction 1, limit 100, seed "
+            "13)\n"
+            "INFO data_readers.subset - test.jsonl: evaluating on 100 of 9824 instances (fraction 1, limit 100, seed "
+            "13)\n"
+        )
+    for epoch, value in enumerate([score / 2, score]):
+        (run_dir / f"metrics_epoch_{epoch}.json").write_text(
+            json.dumps({"epoch": epoch, f"validation_{metric}": value})
+        )
+    weights = {"encoder.weight": torch.zeros(2)}
+    if spec.config_name != "baseline":
+        prefix = "text_field_embedder.token_embedder_elmo._elmo.scalar_mix_0"
+        for layer, value in enumerate(RAW_MIX):
+            weights[f"{prefix}.scalar_parameters.{layer}"] = torch.tensor([value])
+        weights[f"{prefix}.gamma"] = torch.tensor([1.5 if spec.seed == 1 else 2.5])
+    torch.save(weights, run_dir / "best.th")
+
+
+def test_the_report_shows_what_the_run_directories_hold(tmp_path):
+    plan_path = tmp_path / "plan.json"
+    plan_path.write_text(json.dumps(PLAN))
+    plan = load_plan(str(plan_path))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    specs = {run.name: run for run in plan.runs}
+    for name, score in SCORES.items():
+        _write_run(runs_dir, specs[name], "finished", score)
+    _write_run(runs_dir, specs["sst-elmo-seed1"], "failed")
+    # sst-... all planned; ner-... a config the plan names that does not exist yet
+    (runs_dir / "plan.json").write_text(
+        json.dumps(
+            {
+                "name": "fixture",
+                "description": PLAN["description"],
+                "path": str(plan_path),
+                "runs": [run.as_json() for run in plan.runs],
+                "config_missing": {},
+            }
+        )
+    )
+
+    markdown, html = build_report(runs_dir, tmp_path / "report")
+    text = markdown.read_text()
+    # The first screen: one line per task, the verdict against the seed spread.
+    summary = _section(text, "Summary")
+    ner = _row(summary, "| NER |")
+    assert "| 90.15 → 92.22 ± 0.10 (+2.06) | 91.00 ± 1.41 (n=2) → 94.00 ± 1.41 (n=2) (F1, test) | +3.00 | yes |" in ner
+    assert "ELMo ahead by 3.00, beyond the seed spread (1.41)" in ner
+    assert "| not yet | no finished ELMo run (failed: 1) |" in _row(summary, "| SST-5 |")
+    assert "| SQuAD |" not in summary  # no run: no line
+    table_1 = _row(_section(text, "Table 1"), "| NER |")
+    assert "90.15" in table_1 and "92.22 ± 0.10" in table_1 and "2.06 / 21%" in table_1
+    assert "91.00 ± 1.41 (n=2)" in table_1 and "94.00 ± 1.41 (n=2)" in table_1
+    # +3.00 absolute; 3 / (100 - 91) = 33.3% of the error; 3 / 91 = 3.3% of the baseline
+    assert "+3.00 / +33.3% / +3.3%" in table_1
+    assert "| SQuAD | F1 (test) | 81.1 | 85.8 | 4.7 / 24.9% | not run | not run |" in text
+    sst = _row(_section(text, "Table 1"), "| SST-5 |")
+    assert "40.00 (n=1)" in sst and "failed: 1" in sst
+    assert "`sst-elmo-seed1` | failed |" in text and "exit 1: RuntimeError: out of memory" in text
+    # Table 2: our SNLI top-layer ablation beside the paper's 89.1
+    snli = _row(_section(text, "Table 2"), "| SNLI |")
+    assert "89.1" in snli and "80.00 (n=1)" in snli
+    # Figure 2: the softmax of the stored raw weights, and γ over the two seeds
+    assert re.search(r"\| NER elmo \| input \| 2 \| 0\.167, 0\.333, 0\.500 \| 2\.000 ± 0\.707 \|", text)
+    assert "| SNLI top_layer | input | 1 | 0.167, 0.333, 0.500 | 1.500 |" in text
+    # Figure 1: SST-5 at 10% and all of its training set, with n at every point
+    assert "figures/figure1.svg" in text and (tmp_path / "report/figures/figure1.svg").is_file()
+    assert "| Task | Config | Fraction | Training instances | Metric | Score (n) |" in text
+    assert "| SST-5 | baseline | 0.1 | — | accuracy (dev) | 30.00 (n=1) |" in text
+    assert "| SST-5 | elmo | 1 | — | accuracy (dev) | failed: 1 |" in text
+    # the setting, once per task, from run_info.json
+    settings = _row(_section(text, "How each task's runs differ from the paper"), "| NER |")
+    assert "invented CoNLL files (the paper: CoNLL-2003 English)" in settings
+    assert "`trainer.num_epochs` = 2 (the config: 75)" in settings
+    assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in settings
+    assert "architecture differs: lstm_dim 512 (paper 4096), projection_dim 128 (paper 512)" in settings
+    assert (
+        text.count("architecture differs") == 3
+    )  # once in each task row of ELMo runs (NER, SNLI, SST-5), nowhere else
+    assert (
+        "evaluated on a seeded part of dev and test, the same in every run: 100 of 9,824, 100 of 9,842 instances "
+        "(EVAL_LIMIT)" in text
+    )
+    assert (
+        "| `ner-elmo-seed2` | finished | 95.00 (test) | 1 / 2 | 2 min 05 s | Test CPU, 2 cores (load 1.5 at start); "
+        "no GPU; DEVICES=cpu | 0123456789 |" in text
+    )
+    order = [
+        text.index(f"## {name}")
+        for name in ("Summary", "Table 1", "Figure 1", "Table 7", "Table 2", "Table 3", "Figure 2")
+    ]
+    assert order == sorted(order)
+
+    page = html.read_text()
+    assert page.count("<svg") == 5  # figure 1 (SST-5), figure 2 (NER), training curves (NER, SNLI, SST-5)
+    assert "src=" not in page and "figures/" not in page and "<script" not in page
+    assert "91.00 ± 1.41 (n=2)" in page
+
+
+def _section(text, heading):
+    """The Markdown under `## <heading>...` up to the next `## `."""
+    return text.split(f"\n## {heading}", 1)[1].split("\n## ", 1)[0]
+
+
+def _row(text, start):
+    return next(line for line in text.splitlines() if line.startswith(start))
+
+
+def test_the_report_names_its_runs_folder_without_a_machines_path(tmp_path):
+    assert runs_folder_name(tmp_path / "elsewhere" / "reproduce_cpu") == "reproduce_cpu"
+    assert runs_folder_name(ROOT / "runs" / "reproduce" / "cpu") == "runs/reproduce/cpu"
+    (tmp_path / "runs").mkdir()
+    markdown, html = build_report(tmp_path / "runs", tmp_path / "report")
+    assert str(tmp_path) not in markdown.read_text() and str(tmp_path) not in html.read_text()
+
+
+def test_a_table_the_report_writes_reads_back_cell_for_cell(tmp_path):
+    table = Table(["Task", "Score"], [["NER", "1.00 | 2.00"], ["SST-5", "—"]])
+    write_markdown(
+        [Heading(2, "Table 1: results"), Paragraph("Caption."), table, Heading(2, "Next")], tmp_path / "r.md"
+    )
+    assert read_markdown_table((tmp_path / "r.md").read_text(), "## Table 1") == (table.headers, table.rows)

@@ -1,0 +1,213 @@
+"""
+The runner on a quick plan over the tiny NER fixtures, with real `allennlp train` runs: a failed run
+is recorded and the next one goes on, an interrupted run resumes with --recover where it stopped, a
+finished one is skipped, a run whose config does not exist is reported, and the report shows them.
+"""
+
+import json
+import os
+import signal
+import threading
+import time
+from datetime import datetime
+
+import pytest
+
+from tasks.reproduce.plan import load_plan
+from tasks.reproduce.report import build_report
+from tasks.reproduce.runner import CHANGED, FINISHED, MISSING, RESUME, START, Runner, state_of
+
+EPOCHS = 6
+
+
+@pytest.fixture
+def plan(tmp_path, tiny_conll, tiny_elmo):
+    fixture = str(tiny_conll)
+    path = tmp_path / "plan.json"
+    path.write_text(
+        json.dumps(
+            {
+                "name": "quick",
+                "environment": {
+                    "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
+                    "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+                    "NER_TRAIN_DATA": fixture,
+                    "NER_DEV_DATA": fixture,
+                    "NER_TEST_DATA": fixture,
+                },
+                "overrides": {"trainer.num_epochs": EPOCHS},
+                "experiments": [
+                    {
+                        "task": "ner",
+                        "configs": ["elmo"],
+                        "seeds": [1],
+                        "label": "broken",
+                        "environment": {"NER_TRAIN_DATA": str(tmp_path / "missing" / "eng.train")},
+                    },
+                    {
+                        "task": "ner",
+                        "configs": ["elmo"],
+                        "seeds": [7],
+                        "train_fractions": [0.6],
+                        "data": "the tiny fixture",
+                    },
+                ],
+            }
+        )
+    )
+    plan = load_plan(str(path))
+    # a config that is not in the repository (yet), as for a task that has not landed
+    plan.runs.append(
+        plan.runs[-1]._replace(name="ner-unwritten-seed1", config="configs/ablations/ner_unwritten.jsonnet")
+    )
+    return plan
+
+
+def _interrupt_when(path, done):
+    """Ctrl-C for this process once `path` exists (the runner is then waiting on its training run)."""
+
+    def watch():
+        while not path.exists() and not done.is_set():
+            time.sleep(0.1)
+        if path.exists():
+            os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skipped(plan, tmp_path):
+    runs_dir = tmp_path / "runs"
+    broken, good = runs_dir / "ner-elmo-broken-seed1", runs_dir / "ner-elmo-fraction0.6-seed7"
+    # metrics_epoch_1.json comes after the first epoch's checkpoint: from there on, a resume skips epoch 0
+    done = threading.Event()
+    watcher = _interrupt_when(good / "metrics_epoch_1.json", done)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            Runner(plan, runs_dir).run()
+    finally:
+        done.set()
+        watcher.join()
+
+    failure = json.loads((broken / "run_info.json").read_text())
+    assert failure["status"] == "failed" and failure["error"]["exit_code"] == 1
+    assert (
+        "NER_TRAIN_DATA names" in failure["error"]["summary"] and "which is not a file" in failure["error"]["summary"]
+    )
+    assert "NER_TRAIN_DATA names" in (broken / "console.log").read_text()
+    stopped = json.loads((good / "run_info.json").read_text())
+    assert stopped["status"] == "interrupted" and not (good / "metrics.json").exists()
+    assert state_of(plan.runs[1], good) == RESUME
+    assert state_of(plan.runs[2], runs_dir / "ner-unwritten-seed1") == MISSING
+
+    assert Runner(plan, runs_dir, only=["fraction0.6"]).run() == 0
+    info = json.loads((good / "run_info.json").read_text())
+    assert info["status"] == "finished" and [a["recover"] for a in info["attempts"]] == [False, True]
+    assert info["attempts"][0]["status"] == "interrupted" and info["attempts"][1]["exit_code"] == 0
+    resumed = (good / "console.log").read_text().split("resuming: ")[1]
+    assert "Recovering from prior training" in resumed and f"Epoch {EPOCHS - 1}/{EPOCHS - 1}" in resumed
+    # The first epoch was not trained again: its metrics file is the first attempt's.
+    resumed_at = datetime.fromisoformat(info["attempts"][1]["started"]).timestamp()
+    assert (good / "metrics_epoch_0.json").stat().st_mtime <= resumed_at + 1
+    assert (good / f"metrics_epoch_{EPOCHS - 1}.json").stat().st_mtime > resumed_at
+    assert (
+        info["spec"]["environment"]["TRAIN_FRACTION"] == "0.6" and "6 of 10 instances" in (good / "out.log").read_text()
+    )
+    assert info["inputs"]["ELMO_WEIGHT_FILE"]["sha256"] and info["inputs"]["NER_TRAIN_DATA"]["bytes"] > 0
+    assert info["config_values"]["trainer.num_epochs"] == {"config": 75, "run": EPOCHS}
+    assert info["hardware"]["cpu_cores"] >= 1 and "commit" in info["git"]
+    assert json.loads((good / "metrics.json").read_text())["epoch"] == EPOCHS - 1
+
+    modified = (good / "run_info.json").stat().st_mtime_ns
+    assert Runner(plan, runs_dir, only=["fraction0.6"]).run() == 0  # finished: skipped, nothing rewritten
+    assert (good / "run_info.json").stat().st_mtime_ns == modified
+
+    markdown, _ = build_report(runs_dir, tmp_path / "report")
+    text = markdown.read_text()
+    test_f1 = json.loads((good / "metrics.json").read_text())["test_f1-measure-overall"] * 100
+    assert f"| `ner-elmo-fraction0.6-seed7` | finished | {test_f1:.2f} (test) |" in text
+    assert "| `ner-elmo-broken-seed1` | failed |" in text and "NER_TRAIN_DATA names" in text
+    assert "`ner-unwritten-seed1` (config missing: configs/ablations/ner_unwritten.jsonnet)" in text
+    assert "trained on 6 of 10 instances (TRAIN_FRACTION / TRAIN_LIMIT)" in text
+
+
+def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path):
+    run = plan.runs[1]
+    run_dir = tmp_path / run.name
+    assert state_of(run, run_dir) == START
+    run_dir.mkdir()
+    (run_dir / "notes.txt").write_text("mine")
+    assert state_of(run, run_dir) == CHANGED  # not made by the runner: left alone
+    (run_dir / "notes.txt").unlink()
+    (run_dir / "run_info.json").write_text(json.dumps({"spec": run.as_json(), "status": "failed"}))
+    assert state_of(run, run_dir) == START  # an early failure: no checkpoint to resume from
+    (run_dir / "config.json").write_text("{}")
+    (run_dir / "training_state_e1_b0.th").write_bytes(b"")
+    assert state_of(run, run_dir) == RESUME
+    (run_dir / "metrics.json").write_text("{}")
+    (run_dir / "model.tar.gz").write_bytes(b"")
+    assert state_of(run, run_dir) == FINISHED
+    assert state_of(run._replace(seed=8), run_dir) == CHANGED  # the plan now says otherwise
+    assert state_of(run._replace(data="described anew"), run_dir) == FINISHED  # words only: same run
+
+
+def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny_conll, tiny_elmo):
+    fixture = str(tiny_conll)
+    path = tmp_path / "plan.json"
+    path.write_text(
+        json.dumps(
+            {
+                "name": "finetuned",
+                "environment": {
+                    "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
+                    "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+                    "NER_TRAIN_DATA": fixture,
+                    "NER_DEV_DATA": fixture,
+                    "NER_TEST_DATA": fixture,
+                },
+                "overrides": {"trainer.num_epochs": 1},
+                "experiments": [
+                    {
+                        "task": "ner",
+                        "configs": ["elmo"],
+                        "seeds": [1, 2],
+                        "finetune_bilm": True,
+                        "bilm_overrides": {
+                            "dataset_reader.num_streams": 2,
+                            "data_loader.batch_size": 2,
+                            "dataset_reader.unroll_steps": 5,
+                            "model.num_samples": 0,
+                            "vocabulary.min_count.tokens": 1,
+                        },
+                    }
+                ],
+            }
+        )
+    )
+    plan = load_plan(str(path))
+    runs_dir = tmp_path / "runs"
+    assert Runner(plan, runs_dir).run() == 0
+    (bilm,) = plan.bilms
+    built = runs_dir / "bilms" / bilm.name
+    perplexity = json.loads((built / "perplexity.json").read_text())
+    assert perplexity["before"]["perplexity"] > 1 and perplexity["after"]["perplexity"] > 1
+    info = json.loads((built / "bilm_info.json").read_text())
+    assert info["status"] == FINISHED and len(info["attempts"]) == 1 and "finetune-bilm" in info["shell"]
+    for seed in (1, 2):
+        run = json.loads((runs_dir / f"ner-elmo-finetuned-seed{seed}" / "run_info.json").read_text())
+        assert run["status"] == FINISHED
+        assert run["environment"]["ELMO_WEIGHT_FILE"]["value"] == str(built / "elmo" / "weights.hdf5")
+        config = json.loads((runs_dir / f"ner-elmo-finetuned-seed{seed}" / "config.json").read_text())
+        assert config["model"]["text_field_embedder"]["token_embedders"]["elmo"]["weight_file"] == str(
+            built / "elmo" / "weights.hdf5"
+        )
+    assert Runner(plan, runs_dir).run() == 0  # built and finished: nothing again
+    assert len(json.loads((built / "bilm_info.json").read_text())["attempts"]) == 1
+    markdown, _ = build_report(runs_dir, tmp_path / "report")
+    report = markdown.read_text()
+    table_7 = report.split("## Table 7")[1].split("\n## ")[0]
+    (row,) = [line for line in table_7.splitlines() if line.startswith("| NER |")]
+    assert f"| 103.2 | 46.3 | {perplexity['before']['perplexity']:.1f} (" in row and "tiny.conll: 10, " in row
+    assert "| NER (finetuned) |" in report.split("## Table 1")[1].split("\n## ")[0]
+    assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report
