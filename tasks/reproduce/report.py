@@ -12,7 +12,7 @@ import collections
 import statistics
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from tasks.common import plots
 from tasks.environment import repository_relative
@@ -696,7 +696,7 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
                 _wall_time(run.info.get("wall_seconds")),
                 _hardware(run.info),
                 commit,
-                f"exit {error.get('exit_code')}: {error.get('summary')}" if error and run.status == "failed" else "",
+                _failure(error) if error and run.status == "failed" else "",
             ]
         )
     blocks: List[Block] = [
@@ -721,6 +721,12 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
             )
         )
     return blocks
+
+
+def _failure(error: Dict[str, Any]) -> str:
+    """A failed run's exit code and error; a run refused before it started has no exit code."""
+    code = error.get("exit_code")
+    return error.get("summary", "") if code is None else f"exit {code}: {error.get('summary')}"
 
 
 def _wall_time(seconds: Optional[float]) -> str:

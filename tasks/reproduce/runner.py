@@ -5,7 +5,8 @@ Runs a plan's runs one after another, each through `allennlp train` in a subproc
 What a run's directory holds decides what happens to it:
 
 - `model.tar.gz` and `metrics.json`: finished, skipped;
-- a training checkpoint: interrupted (or failed after some epochs), resumed with `--recover`;
+- a training checkpoint: interrupted (or failed after some epochs), resumed with `--recover` once its
+  config.json is checked against the config as it is now (`tasks.reproduce.resume`);
 - anything else (nothing, or an early failure): trained from the start;
 - a finished or resumable run that the plan now describes differently: left alone and reported,
   since neither skipping nor resuming it would give what the plan says.
@@ -57,6 +58,7 @@ from tasks.reproduce.layout import (
 )
 from tasks.reproduce.plan import BilmSpec, Plan, RunSpec
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
+from tasks.reproduce.resume import adopt, config_differences, sort_differences
 
 logger = logging.getLogger(__name__)
 
@@ -237,6 +239,11 @@ class Runner:
         started = time.monotonic()
         console = _Console(run_dir)
         console.write(f"=== {attempt['started']} {'resuming' if resume else 'starting'}: {info['shell']}\n")
+        refusal = self._prepare_resume(run, run_dir, previous, attempt, console) if resume else None
+        if refusal is not None:
+            # What the checkpoint was trained with stays on record, for the resume that follows a fix.
+            info.update({key: previous[key] for key in ("environment", "inputs") if key in previous})
+            return self._refuse(run, run_dir, info, attempt, console, refusal)
         recorded = False
 
         def record_once_started() -> None:
@@ -277,6 +284,48 @@ class Runner:
         if interrupted:
             raise KeyboardInterrupt
         return status
+
+    def _prepare_resume(
+        self, run: RunSpec, run_dir: Path, previous: Dict[str, Any], attempt: Dict[str, Any], console: "_Console"
+    ) -> Optional[str]:
+        """
+        Adopts the values of the run's config.json that only moved (`tasks.reproduce.resume`); says why
+        the run cannot resume when others changed, else None.
+        """
+        effective = with_defaults(self.environment(run))
+        differences = config_differences(PROJECT_ROOT / run.config, run.overrides, effective, run_dir / "config.json")
+        if not differences:
+            return None
+
+        def sha256_of(path: str) -> Optional[str]:
+            return self.files.identify(path)["sha256"] if Path(path).is_file() else None
+
+        moved, changed = sort_differences(differences, previous, effective, sha256_of, MACHINE_KINDS)
+        if changed:
+            return (
+                f"{run.name} cannot resume: its config now differs from the one its checkpoint was trained with "
+                f"({'; '.join(map(str, changed))}). Restore it, or remove {run_dir} to train the run again."
+            )
+        adopt(run_dir / "config.json", moved)
+        attempt["moved"] = {difference.key: {"from": difference.trained, "to": difference.now} for difference in moved}
+        for difference in moved:
+            console.write(f"config.json: {difference.key} now names {difference.now!r} (moved, same content)\n")
+        logger.info("%s resumes with %d moved file(s) or folder(s) in its config.json", run.name, len(moved))
+        return None
+
+    def _refuse(
+        self, run: RunSpec, run_dir: Path, info: Dict[str, Any], attempt: Dict[str, Any], console: "_Console", why: str
+    ) -> str:
+        """Records an attempt that did not start `allennlp train`, and why, as a failure."""
+        console.write(why + "\n")
+        console.close()
+        attempt.update(ended=now(), seconds=0.0, exit_code=None, status="failed")
+        attempt["error"] = info["error"] = {"exit_code": None, "summary": why, "log_tail": [why]}
+        info["status"] = "failed"
+        _write_json(run_dir / RUN_INFO, _with_totals(info))
+        self.failed.append(run.name)
+        logger.error("%s", why)
+        return "failed"
 
     def environment(self, run: RunSpec) -> Dict[str, str]:
         """What the run's `allennlp train` gets: `child_environment`, and its fine-tuned biLM if it has one."""

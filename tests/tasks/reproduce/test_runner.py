@@ -10,6 +10,7 @@ import signal
 import threading
 import time
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -211,3 +212,66 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
     assert f"| 103.2 | 46.3 | {perplexity['before']['perplexity']:.1f} (" in row and "tiny.conll: 10, " in row
     assert "| NER (finetuned) |" in report.split("## Table 1")[1].split("\n## ")[0]
     assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report
+
+
+def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan, tmp_path, tiny_elmo):
+    """
+    A run whose config.json names its biLM and cache where an older checkout had them resumes, taking
+    the new places (same bytes); a value that really changed stops it before training, named, and
+    leaves the checkpoint as it was.
+    """
+    runs_dir, run = tmp_path / "runs", plan.runs[1]
+    run_dir = runs_dir / run.name
+    done = threading.Event()
+    watcher = _interrupt_when(run_dir / "metrics_epoch_1.json", done)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            Runner(plan, runs_dir, only=[run.name]).run()
+    finally:
+        done.set()
+        watcher.join()
+
+    # What the run would have recorded in a checkout at /old/checkout that is gone now.
+    prefix = "model.text_field_embedder.token_embedders.elmo."
+    elmo_keys = {prefix + key: key for key in ("options_file", "weight_file")}
+    cache_key = prefix + "cache_directory"
+    config = json.loads((run_dir / "config.json").read_text())
+    info = json.loads((run_dir / "run_info.json").read_text())
+    elmo = config["model"]["text_field_embedder"]["token_embedders"]["elmo"]
+    moved_from = {}
+    for key, field in elmo_keys.items():
+        moved_from[key] = elmo[field] = f"/old/checkout/bilm/{Path(elmo[field]).name}"
+        variable = "ELMO_OPTIONS_FILE" if field == "options_file" else "ELMO_WEIGHT_FILE"
+        info["inputs"][variable]["path"] = moved_from[key]
+    moved_from[cache_key] = elmo["cache_directory"] = info["environment"]["ELMO_CACHE_DIR"]["value"] = "/old/cache"
+    dropout, config["model"]["dropout"] = config["model"]["dropout"], 0.25
+    (run_dir / "config.json").write_text(json.dumps(config))
+    weight_sha256 = info["inputs"]["ELMO_WEIGHT_FILE"]["sha256"]
+    info["inputs"]["ELMO_WEIGHT_FILE"]["sha256"] = "0" * 64  # the old checkout's biLM was another
+    (run_dir / "run_info.json").write_text(json.dumps(info))
+    checkpoints = sorted(path.name for path in run_dir.glob("training_state_*.th"))
+
+    assert Runner(plan, runs_dir, only=[run.name]).run() == 1
+    refused = json.loads((run_dir / "run_info.json").read_text())
+    summary = refused["error"]["summary"]
+    assert refused["status"] == "failed" and refused["attempts"][-1]["exit_code"] is None
+    assert "cannot resume" in summary and "model.dropout: 0.25 when trained" in summary
+    assert "elmo.weight_file: '/old/checkout/bilm/" in summary and "options_file" not in summary
+    assert sorted(path.name for path in run_dir.glob("training_state_*.th")) == checkpoints
+    assert json.loads((run_dir / "config.json").read_text()) == config  # untouched
+    markdown, _ = build_report(runs_dir, tmp_path / "report")
+    assert f"| `{run.name}` | failed |" in markdown.read_text() and "exit None" not in markdown.read_text()
+    assert refused["inputs"]["ELMO_WEIGHT_FILE"]["path"] == moved_from[prefix + "weight_file"]  # still on record
+
+    config["model"]["dropout"] = dropout
+    (run_dir / "config.json").write_text(json.dumps(config))
+    refused["inputs"]["ELMO_WEIGHT_FILE"]["sha256"] = weight_sha256
+    (run_dir / "run_info.json").write_text(json.dumps(refused))
+    assert Runner(plan, runs_dir, only=[run.name]).run() == 0
+    info = json.loads((run_dir / "run_info.json").read_text())
+    assert info["status"] == "finished" and info["attempts"][-1]["recover"]
+    moved = info["attempts"][-1]["moved"]
+    assert {key: change["from"] for key, change in moved.items()} == moved_from
+    resumed = json.loads((run_dir / "config.json").read_text())["model"]["text_field_embedder"]
+    assert resumed["token_embedders"]["elmo"]["weight_file"] == str(tiny_elmo[1])
+    assert "Recovering from prior training" in (run_dir / "console.log").read_text()
