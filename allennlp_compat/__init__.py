@@ -22,6 +22,8 @@ Not torch breaks, but AllenNLP's own, each mended in its module:
 6. `allennlp predict` skips blank input lines, so its output no longer lines up with its input, and
    one line that is not UTF-8 stops the whole run without a line number (`predict_input.py`).
 7. An empty data file is read without a word and fails far later (`empty_data.py`).
+8. A run stopped while it writes `metrics.json` leaves a truncated file that reads as a finished
+   run (`atomic_metrics.py`).
 """
 
 import logging
@@ -90,4 +92,11 @@ def _numpy_scalar_types() -> list:
 
 torch.serialization.add_safe_globals(_numpy_scalar_types())
 
-from allennlp_compat import archives, checkpointer, distributed, empty_data, predict_input  # noqa: E402,F401
+from allennlp_compat import (  # noqa: E402,F401
+    archives,
+    atomic_metrics,
+    checkpointer,
+    distributed,
+    empty_data,
+    predict_input,
+)
