@@ -177,6 +177,13 @@ def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_
     sst_curve = sorted({(run.train_fraction, run.environment["TRAIN_LIMIT"]) for run in plan.runs if run.task == "sst"})
     assert sst_curve == [(0.1, "200"), (0.3, "600"), (1.0, "2000")]
     assert len([name for name in runs if name.startswith("sst-elmo-seed")]) == 3  # seeds 1-2 of the curve are Table 1's
+    # NER's curve: three seeds below all of the data, whose runs are Table 1's
+    ner_curve = [(run.config_name, run.train_fraction, run.seed) for run in plan.runs if run.task == "ner"]
+    for fraction in (0.01, 0.1, 0.3):
+        for config in ("baseline", "elmo"):
+            assert sorted(seed for name, part, seed in ner_curve if (name, part) == (config, fraction)) == [1, 2, 3]
+    assert runs["ner-elmo-fraction0.01-seed3"].overrides["trainer.num_epochs"] == 100
+    assert runs["ner-elmo-seed1"].overrides["trainer.num_epochs"] == 40
 
 
 def test_the_paper_relative_increase_is_the_reduction_of_the_baseline_error():
