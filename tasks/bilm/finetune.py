@@ -26,6 +26,7 @@ import argparse
 import json
 import logging
 import os
+import shutil
 import time
 from pathlib import Path
 from typing import Any, Dict, Iterable, Mapping
@@ -155,6 +156,12 @@ def _train_stage(directory: Path, overrides: Dict[str, Any]):
     if (directory / "model.tar.gz").is_file() and (directory / "metrics.json").is_file():
         return load_archive(str(directory / "model.tar.gz")).model
     recover = (directory / "config.json").is_file()
+    if recover and not any(directory.glob("training_state_*.th")):
+        # Stopped before its first checkpoint: nothing to resume, and its config.json may name
+        # another checkout's files, which `--recover` would refuse. Start it afresh.
+        logger.warning("%s stopped before its first checkpoint; starting it afresh", directory)
+        shutil.rmtree(directory)
+        recover = False
     return train_model_from_file(str(PRETRAIN_CONFIG), str(directory), overrides=json.dumps(overrides), recover=recover)
 
 

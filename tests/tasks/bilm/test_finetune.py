@@ -7,6 +7,7 @@ import h5py
 import numpy
 from allennlp.models.archival import load_archive
 
+from tasks.bilm import finetune
 from tasks.bilm.finetune import FinetuneBilm
 from tasks.bilm.weight_file import export_elmo_files, weight_layout
 from tests.helpers.repository import ROOT
@@ -58,3 +59,20 @@ def test_finetune_on_task_text_starts_from_the_given_biLM_and_exports(ner_enviro
     )
     assert (tmp_path / "softmax" / "model.tar.gz").stat().st_mtime_ns == softmax_archive
     assert json.loads((tmp_path / "perplexity.json").read_text())["after"] == perplexity["after"]
+
+
+def test_a_stage_stopped_before_its_first_checkpoint_starts_afresh(monkeypatch, tmp_path):
+    """Its config.json may name another checkout's files, which `--recover` refuses; a checkpoint is resumed."""
+    calls = []
+    monkeypatch.setattr(finetune, "train_model_from_file", lambda *args, **kwargs: calls.append(kwargs["recover"]))
+    stage = tmp_path / "softmax"
+    stage.mkdir()
+    (stage / "config.json").write_text('{"train_data_path": "/elsewhere/train.txt"}')
+    (stage / "out.log").write_text("loading instances: 3456it\n")
+    finetune._train_stage(stage, {})
+    assert calls == [False] and not stage.exists()
+    stage.mkdir()
+    (stage / "config.json").write_text("{}")
+    (stage / "training_state_e0_b1200.th").write_bytes(b"")
+    finetune._train_stage(stage, {})
+    assert calls == [False, True] and (stage / "training_state_e0_b1200.th").exists()
