@@ -48,7 +48,7 @@ def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
     groups = _groups(runs, plan)
     title = f"Reproducing Peters et al. 2018 (ELMo): {plan['name'] if plan else runs_dir.name}"
     blocks: List[Block] = [Heading(1, title), Paragraph(_preamble(runs_dir, runs, plan))]
-    blocks += _summary(groups, runs)
+    blocks += _summary(groups)
     blocks += _table_1(groups)
     blocks += _figure_1(groups)
     blocks += _table_7(read_bilms(runs_dir))
@@ -120,7 +120,7 @@ def runs_folder_name(runs_dir: Path) -> str:
 # ---------------------------------------------------------------- the summary
 
 
-def _summary(groups: Dict[GroupKey, Group], runs: Sequence[RunResult]) -> List[Block]:
+def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
     """One line per task (and biLM label): the paper's gain, ours with its seed spread, reproduced or not, and why."""
     blocks: List[Block] = [Heading(2, "Summary")]
     headers = [
@@ -139,7 +139,7 @@ def _summary(groups: Dict[GroupKey, Group], runs: Sequence[RunResult]) -> List[B
             if baseline is None and elmo is None:
                 continue
             split = next((group.split() for group in (elmo, baseline) if group and group.finished), "test")
-            verdict, reason = _verdict(baseline, elmo, split, [run for run in runs if run.task == task])
+            verdict, reason = _verdict(baseline, elmo, split)
             rows.append(
                 [
                     spec.title + (f" ({label})" if label else ""),
@@ -166,10 +166,9 @@ def _main_groups(groups: Dict[GroupKey, Group], task: str, label: str) -> Tuple[
     return baseline, groups.get((task, ELMO, label, 1.0))
 
 
-def _verdict(
-    baseline: Optional[Group], elmo: Optional[Group], split: str, runs: Sequence[RunResult]
-) -> Tuple[str, str]:
+def _verdict(baseline: Optional[Group], elmo: Optional[Group], split: str) -> Tuple[str, str]:
     base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
+    elmo_runs = elmo.finished if elmo else []
     if not base or not ours:
         missing = baseline if not base else elmo
         states = collections.Counter(run.status for run in missing.unfinished) if missing else {}
@@ -181,10 +180,10 @@ def _verdict(
     spread = max(statistics.stdev(base), statistics.stdev(ours))
     if difference > spread:
         return "yes", f"ELMo ahead by {difference:.2f}, beyond the seed spread ({spread:.2f})"
-    biLM = "biLM: " + next((_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE), "?")
+    biLM = next((_bilm_brief(run) for run in elmo_runs), "?")
     if difference < -spread:
-        return "no", f"ELMo behind by {-difference:.2f}, beyond the seed spread ({spread:.2f}); {biLM}"
-    return "no", f"{difference:+.2f} is within the seed spread ({spread:.2f}); {biLM}"
+        return "no", f"ELMo behind by {-difference:.2f}, beyond the seed spread ({spread:.2f}), with {biLM}"
+    return "no", f"{difference:+.2f} is within the seed spread ({spread:.2f}), with {biLM}"
 
 
 def _mean_cell(group: Optional[Group], split: str) -> str:
@@ -249,7 +248,7 @@ def task_settings(runs: Sequence[RunResult]) -> Dict[str, List[str]]:
             f"evaluated on a seeded part of dev and test, the same in every run: {parts} instances (EVAL_LIMIT)"
         )
     settings["Word vectors"] = _unique(_vectors_note(run, task) for run in runs)
-    settings["biLM"] = _unique(_bilm_note(run) for run in runs if run.spec["config_name"] != BASELINE)
+    settings["biLM"] = _unique(_bilm_notes(run) for run in runs if run.spec["config_name"] != BASELINE)
     settings["Schedule and sizes (overrides)"] = _unique(_override_notes(run) for run in runs)
     settings["Where trained"] = _unique(_devices_note(run) for run in runs)
     settings["Other"] = _unique(
@@ -318,25 +317,41 @@ def _override_notes(run: RunResult) -> List[str]:
     return notes
 
 
-def _bilm_note(run: RunResult) -> str:
+def _bilm_notes(run: RunResult) -> List[str]:
+    """Which biLM an ELMo run used, then how its architecture differs from the paper's (if it does)."""
     environment = run.info.get("environment", {})
     weights = run.info.get("inputs", {}).get("ELMO_WEIGHT_FILE", {})
-    if environment.get("ELMO_WEIGHT_FILE", {}).get("default"):
+    if run.spec.get("finetuned_bilm"):
+        source = "'finetuned' runs: the plan's biLM after one epoch on the task's training text (§A.1, Table 7)"
+    elif environment.get("ELMO_WEIGHT_FILE", {}).get("default"):
         described = run.info.get("bilm_description") or "see bundled/bilm/MODEL_CARD.md"
-        note = f"the bundled biLM ({described}), not the paper's"
+        source = f"the bundled biLM ({described}), not the paper's"
     elif weights.get("sha256") in paper.KNOWN_BILMS:
-        return f"{paper.KNOWN_BILMS[weights['sha256']]}"
+        return [paper.KNOWN_BILMS[weights["sha256"]]]
     else:
-        note = f"{Path(weights.get('path', '?')).name} (sha256 {str(weights.get('sha256'))[:12]}…)"
+        source = f"{Path(weights.get('path', '?')).name} (sha256 {str(weights.get('sha256'))[:12]}…)"
     architecture = run.info.get("bilm")
-    if architecture and architecture != paper.PAPER_BILM:
-        sizes = ", ".join(
-            f"{key} {architecture.get(key)} (paper {value})"
-            for key, value in paper.PAPER_BILM.items()
-            if architecture.get(key) != value
-        )
-        note += f"; architecture differs: {sizes}"
-    return note
+    if not architecture or architecture == paper.PAPER_BILM:
+        return [source]
+    sizes = ", ".join(
+        f"{key} {architecture.get(key)} (paper {value})"
+        for key, value in paper.PAPER_BILM.items()
+        if architecture.get(key) != value
+    )
+    return [source, f"architecture differs: {sizes}"]
+
+
+def _bilm_brief(run: RunResult) -> str:
+    """The biLM of an ELMo run in a few words, for the summary (the settings table has the rest)."""
+    environment = run.info.get("environment", {})
+    weights = run.info.get("inputs", {}).get("ELMO_WEIGHT_FILE", {})
+    if run.spec.get("finetuned_bilm"):
+        return "the plan's biLM fine-tuned on the task's text (§A.1)"
+    if environment.get("ELMO_WEIGHT_FILE", {}).get("default"):
+        return "the suite's small bundled biLM"
+    if weights.get("sha256") in paper.KNOWN_BILMS:
+        return paper.KNOWN_BILMS[weights["sha256"]]
+    return f"biLM {Path(weights.get('path', '?')).name}"
 
 
 def _devices_note(run: RunResult) -> str:

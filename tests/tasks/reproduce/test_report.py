@@ -197,3 +197,30 @@ def test_a_table_the_report_writes_reads_back_cell_for_cell(tmp_path):
         [Heading(2, "Table 1: results"), Paragraph("Caption."), table, Heading(2, "Next")], tmp_path / "r.md"
     )
     assert read_markdown_table((tmp_path / "r.md").read_text(), "## Table 1") == (table.headers, table.rows)
+
+
+def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path):
+    """A fine-tuned biLM's line says so; the plain ELMo line names the plain biLM, not the fine-tuned one."""
+    plan_path = tmp_path / "plan.json"
+    plan_path.write_text(
+        json.dumps(
+            {
+                "name": "fixture",
+                "experiments": [
+                    {"task": "ner", "configs": ["elmo"], "seeds": [1, 2], "finetune_bilm": True},
+                    {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1, 2]},
+                ],
+            }
+        )
+    )
+    plan = load_plan(str(plan_path))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    scores = iter([0.89, 0.91, 0.90, 0.92, 0.91, 0.93])  # fine-tuned, baseline, ELMo: all within the spread
+    for run in plan.runs:
+        _write_run(runs_dir, run, "finished", next(scores))
+    summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
+    assert _row(summary, "| NER |").endswith("| no | +1.00 is within the seed spread (1.41), with biLM w.hdf5 |")
+    assert _row(summary, "| NER (finetuned) |").endswith(
+        "| no | -1.00 is within the seed spread (1.41), with the plan's biLM fine-tuned on the task's text (§A.1) |"
+    )
