@@ -76,6 +76,13 @@ VARIABLES: Dict[str, Variable] = {
     "SST_WORD_VECTORS": Variable(
         "fixed word vectors for SST (GloVe text format, 300-d); unset: trained from scratch", ""
     ),
+    "SST_TRAIN_ON": Variable(
+        "what SST-5 trains on: 'phrases' (every phrase of 4 tokens or more, the paper) or 'sentences' (the "
+        "8,544 whole training sentences, about a tenth of the phrases' tokens: for a CPU)",
+        "phrases",
+        kind="choice",
+        choices=("phrases", "sentences"),
+    ),
     "SNLI_TRAIN_DATA": Variable(
         "SNLI jsonl, train split (snli_1.0_train.jsonl)", str(BUNDLED_DATA / "snli" / "train.jsonl")
     ),

@@ -20,8 +20,11 @@ function(use_elmo, elmo_overrides={})
     use_subtrees: phrases,
     min_phrase_tokens: if phrases then 4 else 1,
   };
-  // Training: every phrase of 4 tokens or more (the paper, after CoVe); dev and test: whole sentences.
-  data.readers(trees(true), trees(false)) + {
+  // Training: every phrase of 4 tokens or more (the paper, after CoVe), or with SST_TRAIN_ON=sentences the
+  // whole training sentences only; dev and test: whole sentences.
+  local train_on = std.extVar('SST_TRAIN_ON');
+  assert train_on == 'phrases' || train_on == 'sentences' : 'SST_TRAIN_ON must be phrases or sentences, not ' + train_on;
+  data.readers(trees(train_on == 'phrases'), trees(false)) + {
   train_data_path: std.extVar('SST_TRAIN_DATA'),
   validation_data_path: std.extVar('SST_DEV_DATA'),
   test_data_path: std.extVar('SST_TEST_DATA'),

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from allennlp.common import Params
-from allennlp.data import Vocabulary
+from allennlp.data import DatasetReader, Vocabulary
 from allennlp.models import Model
 
 from tasks.snli.model import ElmoEsim
@@ -64,6 +64,21 @@ def test_sst_configs_build_the_bcn_they_describe(config, sst_snli_environment):
     assert (train_reader["use_subtrees"], train_reader["min_phrase_tokens"]) == (True, 4)
     assert (test_reader["use_subtrees"], test_reader["min_phrase_tokens"]) == (False, 1)
     assert ("elmo" in train_reader["token_indexers"]) == use_elmo
+
+
+@pytest.mark.parametrize("config", SST_CONFIGS)
+def test_sst_trains_on_whole_sentences_when_asked(config, sst_snli_environment, tiny_sst, monkeypatch):
+    monkeypatch.setenv("SST_TRAIN_ON", "sentences")
+    params = Params.from_file(str(ROOT / config))
+    train_reader = DatasetReader.from_params(params.pop("dataset_reader"))
+    sentences = tiny_sst.read_text(encoding="utf-8").splitlines()
+    assert len(list(train_reader.read(str(tiny_sst)))) == len(sentences)  # a tree's root only
+    monkeypatch.setenv("SST_TRAIN_ON", "phrases")
+    phrases = DatasetReader.from_params(Params.from_file(str(ROOT / config)).pop("dataset_reader"))
+    assert len(list(phrases.read(str(tiny_sst)))) > len(sentences)
+    monkeypatch.setenv("SST_TRAIN_ON", "words")
+    with pytest.raises(Exception, match="SST_TRAIN_ON"):
+        Params.from_file(str(ROOT / config))
 
 
 @pytest.mark.parametrize("config", SNLI_CONFIGS)
