@@ -2,13 +2,15 @@
 // ../shared/data; its README says what each folder is), with GloVe 6B 50-d word vectors in every
 // task (the paper: 50-d Senna for NER, 300-d GloVe elsewhere) and the bundled biLM
 // (bundled/bilm/MODEL_CARD.md; set ELMO_OPTIONS_FILE and ELMO_WEIGHT_FILE below for another):
-// - Table 1's NER row on all of CoNLL-2003, two seeds each of the baseline, ELMo, and ELMo with the
-//   biLM fine-tuned for one epoch on CoNLL-2003's training text (§A.1);
-// - Table 7: the biLM fine-tuned on each task's training text, its held-out perplexity before and after;
-// - Figure 1 for NER: baseline and ELMo on 1%, 10% and 30% of CoNLL-2003's training sentences, three
+// - Table 1 for all six tasks, each on all of its training set here (SQuAD: 10,000 questions), sized
+//   so that every task learns: three seeds for SST-5 and SNLI, two for NER and SRL, one for the others;
+//   NER also with the biLM fine-tuned for one epoch on CoNLL-2003's training text (§A.1);
+// - Figure 1 for NER, SST-5 and SNLI: baseline and ELMo on 1%, 10% and 30% of the training set, three
 //   seeds each (all of it: Table 1's runs);
-// - the other tasks (Table 1, the SNLI ablations of Tables 2 and 3, an SST-5 Figure 1) at the small
-//   sizes of the first cpu plan, which do not yet let every task learn (docs/reproduce_cpu/).
+// - Tables 2 and 3 on SNLI; Table 7: the biLM fine-tuned on each task's training text, its held-out
+//   perplexity before and after.
+// About 32 CPU hours in all, 6.9 of them NER's Table 1 (run), and 3 more to fine-tune the SQuAD biLM
+// (Table 7); one thread each, and the runner resumes across sessions.
 //
 // Data without a training split here is split first, and nothing is selected and tested on at once:
 //   python scripts/split_for_selection.py ../shared/data/snli/snli_1.0_dev.jsonl runs/data/snli_split
@@ -37,12 +39,13 @@ local ner = {
     NER_WORD_VECTORS: glove,
   },
 };
+// SST-5 on all of its training sentences (the paper: every phrase of 4 tokens or more, 93,570 of them
+// with six times the sentences' tokens, about ten minutes an epoch here), batches of 32 (the config: 100),
+// so that an epoch makes 267 updates.
 local sst = {
   task: 'sst',
-  train_limit: 2000,
-  eval_limit: 1000,
-  overrides: { 'trainer.num_epochs': 5 },
-  data: 'SST-5: 2,000 training phrases of 4 tokens or more from train, 1,000 sentences of dev and of test (seeded samples)',
+  overrides: { 'trainer.num_epochs': 15, 'data_loader.batch_sampler.batch_size': 32 },
+  data: "SST-5: all 8,544 training sentences, whole sentences only (SST_TRAIN_ON=sentences; the paper: every phrase of 4 tokens or more), all of dev and test",
   environment: {
     SST_TRAIN_DATA: shared + '/sst/train.txt',
     SST_DEV_DATA: shared + '/sst/dev.txt',
@@ -50,12 +53,12 @@ local sst = {
     SST_WORD_VECTORS: glove,
   },
 };
+// The runs read whole sentences; the biLM's fine-tuning text (Table 7) is those sentences either way.
+local sst_sentences = sst { environment+: { SST_TRAIN_ON: 'sentences' } };
 local snli = {
   task: 'snli',
-  train_limit: 2000,
-  eval_limit: 1000,
-  overrides: { 'trainer.num_epochs': 4 },
-  data: 'SNLI 1.0 has no open training split here: 2,000 pairs of 70% of its dev set (by premise) to train, 1,000 of the other 30% to select on, 1,000 of its test set to test (seeded samples)',
+  overrides: { 'trainer.num_epochs': 15 },
+  data: 'SNLI 1.0 has no open training split here: the 6,889 pairs of 70% of its dev set (by premise) to train, the other 2,953 to select on, all of its test set to test',
   environment: {
     SNLI_TRAIN_DATA: 'runs/data/snli_split/train_part.jsonl',
     SNLI_DEV_DATA: 'runs/data/snli_split/heldout_part.jsonl',
@@ -63,24 +66,26 @@ local snli = {
     SNLI_WORD_VECTORS: glove,
   },
 };
+// SQuAD: 10,000 of its 87,599 training questions (an epoch of all of them takes about 69 minutes here),
+// 2,000 of the dev questions to select on and to score (SQuAD's test set is not public).
 local squad = {
   task: 'squad',
-  train_limit: 1000,
-  eval_limit: 500,
-  overrides: { 'trainer.num_epochs': 2 },
-  data: 'SQuAD 1.1: 1,000 questions of the reconstructed train set, 500 of the official dev set (seeded samples)',
+  train_limit: 10000,
+  eval_limit: 2000,
+  overrides: { 'trainer.num_epochs': 6 },
+  data: 'SQuAD 1.1: 10,000 questions of the reconstructed train set, 2,000 of the official dev set (seeded samples)',
   environment: {
     SQUAD_TRAIN_DATA: shared + '/squad/train-v1.1.reconstructed.json',
     SQUAD_DEV_DATA: shared + '/squad/dev-v1.1.json',
     SQUAD_WORD_VECTORS: glove,
   },
 };
+// SRL: He et al.'s tagger with 4 interleaved highway LSTM layers of 300 instead of 8 (half the
+// arithmetic: docs/throughput.md), 30 epochs (the config: 500) with patience 10.
 local srl = {
   task: 'srl',
-  train_limit: 1500,
-  eval_limit: 1000,
-  overrides: { 'trainer.num_epochs': 5 },
-  data: 'Universal PropBank 1.0 (English Web Treebank) for OntoNotes: 1,500 predicate frames of 80% of its dev split (by sentence) to train, 1,000 of the other 20% to select on, 1,000 of its test split to test (seeded samples)',
+  overrides: { 'trainer.num_epochs': 30, 'trainer.patience': 10, 'model.encoder.num_layers': 4 },
+  data: 'Universal PropBank 1.0 (English Web Treebank) for OntoNotes: the 3,996 predicate frames of 80% of its dev split (by sentence) to train, the other 981 to select on, all 4,799 of its test split to test',
   environment: {
     SRL_DATA_FORMAT: 'universal_propbank',
     SRL_TRAIN_DATA: 'runs/data/up_split/train_part.conllu',
@@ -115,17 +120,13 @@ local coref = {
   name: 'cpu',
   description: 'The paper on a 2-core CPU: open data, GloVe 6B 50-d, NER on all of CoNLL-2003, the other tasks small, the bundled biLM.',
   environment: {},
+  // In the order they run. CPU hours (one thread, this 2-core machine), from the epoch times of
+  // docs/throughput.md and the pilots of docs/reproduce.md, at most epochs (patience stops most earlier).
   experiments: [
-    // Table 1
+    // Table 1 for NER, all of CoNLL-2003: two seeds each of the baseline, ELMo, and ELMo over the
+    // biLM fine-tuned on CoNLL-2003's training text (§A.1). About 6 CPU hours.
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2] },
     ner { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
-    squad { configs: ['baseline', 'elmo'], seeds: [1] },
-    snli { configs: ['baseline', 'elmo'], seeds: [1, 2] },
-    srl { configs: ['baseline', 'elmo'], seeds: [1] },
-    coref { configs: ['baseline', 'elmo'], seeds: [1] },
-    sst { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
-    // Tables 2 and 3
-    snli { configs: ablations, seeds: [1] },
     // Figure 1 for NER: 1%, 10% and 30% of CoNLL-2003's 14,041 training sentences, three seeds each,
     // all of it from Table 1's runs. Smaller parts get more epochs, so that every run makes at least
     // about 500 updates (batches of 32); the config's patience (25 epochs) still stops them early.
@@ -133,8 +134,30 @@ local coref = {
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.01], overrides: { 'trainer.num_epochs': 100 } },
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.1], overrides: { 'trainer.num_epochs': 60 } },
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.3], overrides: { 'trainer.num_epochs': 40 } },
-    // Figure 1: 10%, 30% and all of the 2,000 phrases (the last is Table 1's runs, run once)
-    sst { configs: ['baseline', 'elmo'], seeds: [1], train_fractions: [0.1, 0.3, 1.0] },
+    // Table 1 for SST-5 and SNLI, three seeds each. Pilots of the baselines, one seed, beside other jobs:
+    // SST-5 dev accuracy 28.0 / 34.9 / 34.9 / 34.0 / 37.2 after epochs 1-5 (majority class: 26.2), about
+    // 2.5 min an epoch; SNLI 53.5 held-out (epoch 9 of 12), 52.3 test (chance: 33.3), about 1.3 min an
+    // epoch. About 4.2 CPU hours for SST-5's six runs, 2.2 for SNLI's (ELMo runs taken as 1.25 times).
+    sst_sentences { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
+    snli { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
+    // Figure 1 for SST-5 and SNLI: 1%, 10% and 30% of the training set, three seeds each (all of it:
+    // Table 1's runs), more epochs for smaller parts as for NER; the configs' patience (5) stops them.
+    // At most about 4.1 CPU hours for SST-5's 18 runs and 2.9 for SNLI's (each epoch validates on all
+    // of dev: about 9 s for SST-5, 6 s for SNLI).
+    sst_sentences { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.01], overrides+: { 'trainer.num_epochs': 50 } },
+    sst_sentences { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.1], overrides+: { 'trainer.num_epochs': 30 } },
+    sst_sentences { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.3], overrides+: { 'trainer.num_epochs': 20 } },
+    snli { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.01], overrides: { 'trainer.num_epochs': 50 } },
+    snli { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.1], overrides: { 'trainer.num_epochs': 30 } },
+    snli { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.3], overrides: { 'trainer.num_epochs': 25 } },
+    // Table 1 for the other tasks: SRL two seeds (a pilot of the baseline, beside other jobs: held-out F1
+    // 0.0 / 9.4 / 21.7 / 28.6 / 40.0 / 42.4 after epochs 1, 2, 5, 11, 17 and 21, about 45 s an epoch alone,
+    // so about 1.7 CPU hours for the four runs), coreference and SQuAD one (about 1.5 and 2.2 CPU hours).
+    srl { configs: ['baseline', 'elmo'], seeds: [1, 2] },
+    coref { configs: ['baseline', 'elmo'], seeds: [1] },
+    squad { configs: ['baseline', 'elmo'], seeds: [1] },
+    // Tables 2 and 3 on SNLI, one seed each: about 2.4 CPU hours.
+    snli { configs: ablations, seeds: [1] },
   ],
   // Table 7 for the other tasks: the biLM fine-tuned on their training text, for its perplexities.
   finetuned_bilms: [sst, snli, squad, srl, coref],

@@ -174,14 +174,17 @@ def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_
             or run.task == "squad"
         ), run.name
     assert {run.config_name for run in plan.runs if run.task == "snli"} >= {"top_layer", "output_only"}
-    sst_curve = sorted({(run.train_fraction, run.environment["TRAIN_LIMIT"]) for run in plan.runs if run.task == "sst"})
-    assert sst_curve == [(0.1, "200"), (0.3, "600"), (1.0, "2000")]
-    assert len([name for name in runs if name.startswith("sst-elmo-seed")]) == 3  # seeds 1-2 of the curve are Table 1's
-    # NER's curve: three seeds below all of the data, whose runs are Table 1's
-    ner_curve = [(run.config_name, run.train_fraction, run.seed) for run in plan.runs if run.task == "ner"]
-    for fraction in (0.01, 0.1, 0.3):
-        for config in ("baseline", "elmo"):
-            assert sorted(seed for name, part, seed in ner_curve if (name, part) == (config, fraction)) == [1, 2, 3]
+    # Figure 1 for NER, SST-5 and SNLI: three seeds at 1%, 10% and 30%, all of the data from Table 1's runs
+    for task in ("ner", "sst", "snli"):
+        curve = [(run.config_name, run.train_fraction, run.seed) for run in plan.runs if run.task == task]
+        for fraction in (0.01, 0.1, 0.3):
+            for config in ("baseline", "elmo"):
+                assert sorted(seed for name, part, seed in curve if (name, part) == (config, fraction)) == [1, 2, 3]
+        assert {run.train_fraction for run in plan.runs if run.task == task} == {0.01, 0.1, 0.3, 1.0}
+    # every task trains on all of its training set here but SQuAD; SST-5 on whole sentences
+    assert {run.task for run in plan.runs if run.environment.get("TRAIN_LIMIT")} == {"squad"}
+    assert {run.environment["SST_TRAIN_ON"] for run in plan.runs if run.task == "sst"} == {"sentences"}
+    assert runs["sst-elmo-fraction0.01-seed2"].overrides["data_loader.batch_sampler.batch_size"] == 32
     assert runs["ner-elmo-fraction0.01-seed3"].overrides["trainer.num_epochs"] == 100
     assert runs["ner-elmo-seed1"].overrides["trainer.num_epochs"] == 40
 
