@@ -563,7 +563,8 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                         spec.title + (f" ({label})" if label else ""),
                         config,
                         f"{fraction:g}",
-                        ", ".join(f"{size:,}" for size in sizes) or "—",
+                        ", ".join(f"{size:,}" for size in sizes)
+                        or ("all" if group.finished and fraction == 1 else "—"),
                         f"{spec.metric} ({_split_name(split)})",
                         _score_cell(group, split),
                     ]
@@ -572,21 +573,22 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                     points.append(plots.Point(fraction, mean, std or 0.0, len(scores)))
             if points:
                 panel_curves.append(plots.Curve(config, points, plots.color_of(config, 0)))
-        panels.append(
-            plots.Panel(
-                spec.title + (f" ({label})" if label else ""), panel_curves, f"{spec.metric} ({_split_name(split)})"
+        if panel_curves:  # a task none of whose runs has finished yet is in the table only
+            panels.append(
+                plots.Panel(
+                    spec.title + (f" ({label})" if label else ""), panel_curves, f"{spec.metric} ({_split_name(split)})"
+                )
             )
-        )
-    if not panels:
+    if not rows:
         return blocks + [Paragraph("No task was run at more than one training fraction.")]
+    table = Table(["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)"], rows)
+    if not panels:
+        return blocks + [Paragraph("No run of these curves has finished yet."), table]
     caption = (
         "Figure 1: mean over seeds, the band ± one standard deviation, n seeds at each point; the fraction is "
         "of the plan's training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%)."
     )
-    return blocks + [
-        Figure("figure1", plots.fraction_panels(panels), caption),
-        Table(["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)"], rows),
-    ]
+    return blocks + [Figure("figure1", plots.fraction_panels(panels), caption), table]
 
 
 def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:

@@ -145,6 +145,7 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     assert "| Task | Config | Fraction | Training instances | Metric | Score (n) |" in text
     assert "| SST-5 | baseline | 0.1 | — | accuracy (dev) | 30.00 (n=1) |" in text
     assert "| SST-5 | elmo | 1 | — | accuracy (dev) | failed: 1 |" in text
+    assert "| SST-5 | baseline | 1 | all | accuracy (dev) | 40.00 (n=1) |" in text
     # the setting, once per task, from run_info.json
     settings = _row(_section(text, "How each task's runs differ from the paper"), "| NER |")
     assert "invented CoNLL files (the paper: CoNLL-2003 English)" in settings
