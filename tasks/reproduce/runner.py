@@ -27,6 +27,7 @@ import os
 import shlex
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -208,10 +209,26 @@ class Runner:
         )
         if counts[MISSING] or counts[CHANGED]:
             line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed)"
-        if self.durations and left + counts["running"]:
-            mean = sum(self.durations.values()) / len(self.durations)
-            line += f"; about {_duration(mean * (left + counts['running']))} to go at {_duration(mean)} a run"
+        pending = [run for run in self.runs if states.get(run.name) in (START, RESUME, "running")]
+        estimates = [self.estimate(run) for run in pending]
+        timed = [seconds for seconds in estimates if seconds is not None]
+        if timed:
+            line += f"; about {_duration(sum(timed))} to go for {len(timed)} of them"
+            if len(timed) < len(pending):
+                line += f" (the other {len(pending) - len(timed)}: tasks with no finished run to time by)"
         return line
+
+    def estimate(self, run: RunSpec) -> Optional[float]:
+        """
+        Seconds `run` may take: its task's finished runs' mean time per unit of work (training fraction
+        times epochs), times its own; None before a run of its task has finished. Rough: validation and
+        early stopping do not scale so, but runs of one task are alike otherwise.
+        """
+        timed = [other for other in self.runs if other.task == run.task and other.name in self.durations]
+        if not timed:
+            return None
+        per_unit = statistics.fmean(self.durations[other.name] / _work(other) for other in timed)
+        return per_unit * _work(run)
 
     def _record_plan(self) -> None:
         """Writes the expanded plan beside the runs, so the report knows what was planned and not run."""
@@ -628,6 +645,11 @@ def _matches(name: str, pattern: str) -> bool:
     from fnmatch import fnmatchcase
 
     return fnmatchcase(name, pattern) or fnmatchcase(name, f"*{pattern}*")
+
+
+def _work(run: RunSpec) -> float:
+    """A run's training work, for the estimate: its training fraction times its epochs (the config's if not set)."""
+    return run.train_fraction * float(run.overrides.get("trainer.num_epochs", 1))
 
 
 def _duration(seconds: float) -> str:

@@ -275,3 +275,38 @@ def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan,
     resumed = json.loads((run_dir / "config.json").read_text())["model"]["text_field_embedder"]
     assert resumed["token_embedders"]["elmo"]["weight_file"] == str(tiny_elmo[1])
     assert "Recovering from prior training" in (run_dir / "console.log").read_text()
+
+
+def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path):
+    """A run's work (training fraction times epochs) scales its task's timed runs; other tasks are not guessed."""
+    plan_path = tmp_path / "plan.json"
+    plan_path.write_text(
+        json.dumps(
+            {
+                "name": "estimate",
+                "experiments": [
+                    {"task": "ner", "configs": ["baseline"], "seeds": [1, 2], "overrides": {"trainer.num_epochs": 40}},
+                    {
+                        "task": "ner",
+                        "configs": ["baseline"],
+                        "seeds": [1],
+                        "train_fractions": [0.1],
+                        "overrides": {"trainer.num_epochs": 60},
+                    },
+                    {"task": "sst", "configs": ["baseline"], "seeds": [1]},
+                ],
+            }
+        )
+    )
+    runner = Runner(load_plan(str(plan_path)), tmp_path / "runs")
+    runner.durations["ner-baseline-seed1"] = 4000.0  # 40 epochs of all of it: 100 s an epoch
+    states = {run.name: START for run in runner.runs}
+    states["ner-baseline-seed1"] = FINISHED
+    estimates = {run.name: runner.estimate(run) for run in runner.runs}
+    assert estimates["ner-baseline-seed2"] == 4000.0
+    assert estimates["ner-baseline-fraction0.1-seed1"] == pytest.approx(600.0)  # 60 epochs of a tenth
+    assert estimates["sst-baseline-seed1"] is None
+    assert runner.progress(states).endswith(
+        "1 done, 0 running, 0 failed, 3 left of 4; about 77 min to go for 2 of them "
+        "(the other 1: tasks with no finished run to time by)"
+    )
