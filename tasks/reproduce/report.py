@@ -104,8 +104,7 @@ def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -
         f"{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "
         f"Runs: {planned} planned, {counts['finished']} finished, {counts['failed']} failed, "
         f"{counts['interrupted'] + counts['incomplete']} interrupted or incomplete, "
-        f"{max(0, planned - len(runs))} not run. Paper numbers: {paper.SOURCE}. "
-        "Ours: mean ± standard deviation over seeds (n = number of seeds)."
+        f"{max(0, planned - len(runs))} not run. Paper numbers: {paper.SOURCE}."
     )
 
 
