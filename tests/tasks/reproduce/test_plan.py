@@ -185,7 +185,7 @@ def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_
     assert {run.task for run in plan.runs if run.environment.get("TRAIN_LIMIT")} == {"squad"}
     assert {run.environment["SST_TRAIN_ON"] for run in plan.runs if run.task == "sst"} == {"sentences"}
     assert runs["sst-elmo-fraction0.01-seed2"].overrides["data_loader.batch_sampler.batch_size"] == 32
-    assert runs["ner-elmo-fraction0.01-seed3"].overrides["trainer.num_epochs"] == 100
+    assert runs["ner-elmo-fraction0.01-seed3"].overrides["trainer.num_epochs"] == 200
     assert runs["ner-elmo-seed1"].overrides["trainer.num_epochs"] == 40
 
 
