@@ -1,6 +1,7 @@
 """
-Runs a plan's runs one after another, each through `allennlp train` in a subprocess, into
-`RUNS_DIR/<run name>/` (its serialization directory), and records each in `run_info.json` there.
+Runs a plan's runs one after another (or `parallel` at a time), each through `allennlp train` in a
+subprocess, into `RUNS_DIR/<run name>/` (its serialization directory), and records each in
+`run_info.json` there.
 
 What a run's directory holds decides what happens to it:
 
@@ -20,6 +21,7 @@ resumed otherwise), and the runs that use one read it through ELMO_OPTIONS_FILE 
 """
 
 import collections
+import concurrent.futures
 import fcntl
 import json
 import logging
@@ -107,8 +109,11 @@ def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
 
 
 class Runner:
-    def __init__(self, plan: Plan, runs_dir: Path, only: Iterable[str] = ()) -> None:
-        self.plan, self.runs_dir = plan, runs_dir
+    def __init__(self, plan: Plan, runs_dir: Path, only: Iterable[str] = (), parallel: int = 1) -> None:
+        if parallel < 1:
+            raise ConfigurationError(f"--parallel must be 1 or more, not {parallel}")
+        self.plan, self.runs_dir, self.parallel = plan, runs_dir, parallel
+        self._stopping = threading.Event()  # set on Ctrl-C: every run going stops (parallel runs)
         patterns = list(only)
         self.runs = [run for run in plan.runs if not patterns or any(_matches(run.name, p) for p in patterns)]
         if not self.runs:
@@ -180,6 +185,7 @@ class Runner:
                         RUN_INFO,
                     )
             unbuilt = {bilm.name for bilm in self.bilms if not self._build_bilm(bilm)}
+            queue = []
             for run in self.runs:
                 if states[run.name] not in (START, RESUME):
                     continue
@@ -193,12 +199,40 @@ class Runner:
                     states[run.name] = "failed"
                     self.failed.append(run.name)
                     continue
-                states[run.name] = "running"
-                logger.info("%s | next: %s", self.progress(states), run.name)
-                states[run.name] = self._run_one(run, resume=state_of(run, self.runs_dir / run.name) == RESUME)
+                queue.append(run)
+            if self.parallel == 1:
+                for run in queue:
+                    states[run.name] = "running"
+                    logger.info("%s | next: %s", self.progress(states), run.name)
+                    states[run.name] = self._run_one(run, resume=state_of(run, self.runs_dir / run.name) == RESUME)
+            else:
+                self._run_in_parallel(queue, states)
             logger.info("%s | plan %s done", self.progress(states), self.plan.name)
         conflicts = [name for name, state in states.items() if state == CHANGED]
         return 1 if self.failed or conflicts else 0
+
+    def _run_in_parallel(self, queue: List[RunSpec], states: Dict[str, str]) -> None:
+        """
+        Runs `queue` in plan order, `self.parallel` at a time. Ctrl-C (or `kill`) stops every run
+        going, each as one run is stopped alone, and then stops the runner.
+        """
+        going: Dict[concurrent.futures.Future, RunSpec] = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.parallel) as pool:
+            try:
+                while queue or going:
+                    while queue and len(going) < self.parallel:
+                        run = queue.pop(0)
+                        states[run.name] = "running"
+                        logger.info("%s | next: %s", self.progress(states), run.name)
+                        resume = state_of(run, self.runs_dir / run.name) == RESUME
+                        going[pool.submit(self._run_one, run, resume)] = run
+                    done, _ = concurrent.futures.wait(going, timeout=1.0, return_when="FIRST_COMPLETED")
+                    for future in done:
+                        states[going.pop(future).name] = future.result()
+            except KeyboardInterrupt:
+                self._stopping.set()
+                concurrent.futures.wait(going)
+                raise
 
     def progress(self, states: Dict[str, str]) -> str:
         counts = collections.Counter(states.values())
@@ -271,10 +305,11 @@ class Runner:
 
         process, interrupted = _supervise(
             info["command"],
-            self.environment(run),
+            self._threads(self.environment(run)),
             console,
             record_once_started,
             f"Interrupted: stopping {run.name} (its best epoch so far is archived; rerun to resume)",
+            self._stopping,
         )
         attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
         if interrupted:
@@ -298,9 +333,15 @@ class Runner:
         elif status == "failed":
             self.failed.append(run.name)
             logger.error("%s failed (exit code %s): %s", run.name, process.returncode, info["error"]["summary"])
-        if interrupted:
+        if interrupted and self.parallel == 1:
             raise KeyboardInterrupt
         return status
+
+    def _threads(self, environment: Dict[str, str]) -> Dict[str, str]:
+        """With runs side by side, each gets its share of the cores, unless OMP_NUM_THREADS says otherwise."""
+        if self.parallel > 1 and "OMP_NUM_THREADS" not in environment:
+            environment = {**environment, "OMP_NUM_THREADS": str(max(1, (os.cpu_count() or 1) // self.parallel))}
+        return environment
 
     def _prepare_resume(
         self, run: RunSpec, run_dir: Path, previous: Dict[str, Any], attempt: Dict[str, Any], console: "_Console"
@@ -541,10 +582,17 @@ def _config_values(run: RunSpec, environment: Dict[str, str]) -> Dict[str, Any]:
     return {key: {"config": params.get(key), "run": value} for key, value in run.overrides.items()}
 
 
-def _supervise(command: List[str], environment: Dict[str, str], console: "_Console", on_tick, interrupted_message: str):
+def _supervise(
+    command: List[str],
+    environment: Dict[str, str],
+    console: "_Console",
+    on_tick,
+    interrupted_message: str,
+    stopping: Optional[threading.Event] = None,
+):
     """
-    Runs `command` at the repository root, its output into `console`; stops it on Ctrl-C. Returns
-    (process, interrupted).
+    Runs `command` at the repository root, its output into `console`; stops it on Ctrl-C, or when
+    `stopping` is set (a run in a worker thread, which Ctrl-C does not reach). Returns (process, interrupted).
     """
     process = subprocess.Popen(
         command,
@@ -562,6 +610,8 @@ def _supervise(command: List[str], environment: Dict[str, str], console: "_Conso
     try:
         while process.poll() is None:
             on_tick()
+            if stopping is not None and stopping.is_set():
+                raise KeyboardInterrupt
             time.sleep(0.5)
     except KeyboardInterrupt:
         interrupted = True

@@ -310,3 +310,33 @@ def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path
         "1 done, 0 running, 0 failed, 3 left of 4; about 77 min to go for 2 of them "
         "(the other 1: tasks with no finished run to time by)"
     )
+
+
+def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
+    """`--parallel 2`: two runs train at once; Ctrl-C stops both, each resumable, and a rerun finishes both."""
+    # enough epochs that the second run is still training when the stop reaches it (up to 1.5 s later)
+    good = plan.runs[1]._replace(overrides={**plan.runs[1].overrides, "trainer.num_epochs": 40})
+    side_by_side = plan._replace(runs=[good, good._replace(name="ner-elmo-fraction0.6-seed8", seed=8)])
+    runs_dir = tmp_path / "runs"
+    first, second = (runs_dir / run.name for run in side_by_side.runs)
+    done = threading.Event()
+    watcher = _interrupt_when(second / "metrics_epoch_1.json", done)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            Runner(side_by_side, runs_dir, parallel=2).run()
+    finally:
+        done.set()
+        watcher.join()
+    for run_dir in (first, second):
+        info = json.loads((run_dir / "run_info.json").read_text())
+        assert info["status"] in ("interrupted", FINISHED), run_dir.name
+    stopped = json.loads((second / "run_info.json").read_text())
+    assert stopped["status"] == "interrupted" and not (second / "metrics.json").exists()
+
+    assert Runner(side_by_side, runs_dir, parallel=2).run() == 0
+    attempts = [json.loads((run_dir / "run_info.json").read_text())["attempts"] for run_dir in (first, second)]
+    assert all(a[-1]["status"] == FINISHED for a in attempts)
+    # the two first attempts trained at the same time
+    assert attempts[1][0]["started"] < attempts[0][0]["ended"] and attempts[0][0]["started"] < attempts[1][0]["ended"]
+    with pytest.raises(Exception, match="--parallel must be 1 or more"):
+        Runner(side_by_side, runs_dir, parallel=0)
