@@ -136,9 +136,10 @@ local coref = {
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.1], overrides: { 'trainer.num_epochs': 60 } },
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.3], overrides: { 'trainer.num_epochs': 40 } },
     // Table 1 for SST-5 and SNLI, three seeds each. Pilots of the baselines, one seed, beside other jobs:
-    // SST-5 dev accuracy 28.0 / 34.9 / 34.9 / 34.0 / 37.2 / 34.7 / 36.5 after epochs 1-7 (majority class: 26.2), about
-    // 2.5 min an epoch; SNLI 53.5 held-out (epoch 9 of 12), 52.3 test (chance: 33.3), about 1.3 min an
-    // epoch. About 4.2 CPU hours for SST-5's six runs, 2.2 for SNLI's (ELMo runs taken as 1.25 times).
+    // SST-5 dev accuracy 28.0 / 34.9 / 34.9 / 34.0 / 37.2 / 34.7 / 36.5 after epochs 1-7 (majority class:
+    // 26.2), 3 to 4.5 min an epoch with three trainings on two cores, so about 2.5 alone (estimated);
+    // SNLI 53.5 held-out (epoch 9 of 12), 52.3 test (chance: 33.3), 2.5 min an epoch there, about 1.3
+    // alone. About 4.2 CPU hours for SST-5's six runs, 2.2 for SNLI's (ELMo runs taken as 1.25 times).
     sst_sentences { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
     snli { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
     // Figure 1 for SST-5 and SNLI: 1%, 10% and 30% of the training set, three seeds each (all of it:
