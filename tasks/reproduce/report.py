@@ -318,19 +318,9 @@ def _override_notes(run: RunResult) -> List[str]:
 
 def _bilm_notes(run: RunResult) -> List[str]:
     """Which biLM an ELMo run used, then how its architecture differs from the paper's (if it does)."""
-    environment = run.info.get("environment", {})
-    weights = run.info.get("inputs", {}).get("ELMO_WEIGHT_FILE", {})
-    if run.spec.get("finetuned_bilm"):
-        source = "'finetuned' runs: the plan's biLM after one epoch on the task's training text (§A.1, Table 7)"
-    elif environment.get("ELMO_WEIGHT_FILE", {}).get("default"):
-        described = run.info.get("bilm_description") or "see bundled/bilm/MODEL_CARD.md"
-        source = f"the bundled biLM ({described}), not the paper's"
-    elif weights.get("sha256") in paper.KNOWN_BILMS:
-        return [paper.KNOWN_BILMS[weights["sha256"]]]
-    else:
-        source = f"{Path(weights.get('path', '?')).name} (sha256 {str(weights.get('sha256'))[:12]}…)"
+    source = _bilm_source(run)[1]
     architecture = run.info.get("bilm")
-    if not architecture or architecture == paper.PAPER_BILM:
+    if source in paper.KNOWN_BILMS.values() or not architecture or architecture == paper.PAPER_BILM:
         return [source]
     sizes = ", ".join(
         f"{key} {architecture.get(key)} (paper {value})"
@@ -342,15 +332,24 @@ def _bilm_notes(run: RunResult) -> List[str]:
 
 def _bilm_brief(run: RunResult) -> str:
     """The biLM of an ELMo run in a few words, for the summary (the settings table has the rest)."""
-    environment = run.info.get("environment", {})
+    return _bilm_source(run)[0]
+
+
+def _bilm_source(run: RunResult) -> Tuple[str, str]:
+    """Where an ELMo run's biLM came from: in a few words, and in full."""
     weights = run.info.get("inputs", {}).get("ELMO_WEIGHT_FILE", {})
     if run.spec.get("finetuned_bilm"):
-        return "the plan's biLM fine-tuned on the task's text (§A.1)"
-    if environment.get("ELMO_WEIGHT_FILE", {}).get("default"):
-        return "the suite's small bundled biLM"
+        return (
+            "the plan's biLM fine-tuned on the task's text (§A.1)",
+            "'finetuned' runs: the plan's biLM after one epoch on the task's training text (§A.1, Table 7)",
+        )
+    if run.info.get("environment", {}).get("ELMO_WEIGHT_FILE", {}).get("default"):
+        described = run.info.get("bilm_description") or "see bundled/bilm/MODEL_CARD.md"
+        return "the suite's small bundled biLM", f"the bundled biLM ({described}), not the paper's"
     if weights.get("sha256") in paper.KNOWN_BILMS:
-        return paper.KNOWN_BILMS[weights["sha256"]]
-    return f"biLM {Path(weights.get('path', '?')).name}"
+        return paper.KNOWN_BILMS[weights["sha256"]], paper.KNOWN_BILMS[weights["sha256"]]
+    name = Path(weights.get("path", "?")).name
+    return f"biLM {name}", f"{name} (sha256 {str(weights.get('sha256'))[:12]}…)"
 
 
 def _devices_note(run: RunResult) -> str:
