@@ -254,11 +254,15 @@ class Runner:
 
     def estimate(self, run: RunSpec) -> Optional[float]:
         """
-        Seconds `run` may take: its task's finished runs' mean time per unit of work (training fraction
-        times epochs), times its own; None before a run of its task has finished. Rough: validation and
-        early stopping do not scale so, but runs of one task are alike otherwise.
+        Seconds `run` may take: the mean of its finished seeds (the same task, config, fraction and
+        epochs) if any; else its task's finished runs' mean time per unit of work (training fraction
+        times epochs), times its own, which is rough (validation and early stopping do not scale so);
+        None before a run of its task has finished.
         """
         timed = [other for other in self.runs if other.task == run.task and other.name in self.durations]
+        seeds = [other for other in timed if _cell(other) == _cell(run)]
+        if seeds:
+            return statistics.fmean(self.durations[other.name] for other in seeds)
         if not timed:
             return None
         per_unit = statistics.fmean(self.durations[other.name] / _work(other) for other in timed)
@@ -695,6 +699,11 @@ def _matches(name: str, pattern: str) -> bool:
     from fnmatch import fnmatchcase
 
     return fnmatchcase(name, pattern) or fnmatchcase(name, f"*{pattern}*")
+
+
+def _cell(run: RunSpec) -> tuple:
+    """What a run's seeds share: they take about as long."""
+    return run.task, run.config_name, run.label, run.train_fraction, run.overrides.get("trainer.num_epochs")
 
 
 def _work(run: RunSpec) -> float:
