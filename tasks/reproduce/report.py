@@ -348,7 +348,8 @@ def _bilm_source(run: RunResult) -> Tuple[str, str]:
         return "the suite's small bundled biLM", f"the bundled biLM ({described}), not the paper's"
     if weights.get("sha256") in paper.KNOWN_BILMS:
         return paper.KNOWN_BILMS[weights["sha256"]], paper.KNOWN_BILMS[weights["sha256"]]
-    name = Path(weights.get("path", "?")).name
+    path = Path(weights.get("path", "?"))
+    name = f"{path.parent.name}/{path.name}" if path.parent.name else path.name  # exports all hold weights.hdf5
     return f"biLM {name}", f"{name} (sha256 {str(weights.get('sha256'))[:12]}…)"
 
 
@@ -393,7 +394,14 @@ def _paper_score(score: paper.Score) -> str:
 
 
 def _labels(groups: Dict[GroupKey, Group], task: str) -> List[str]:
-    return sorted({label for (t, _, label, _) in groups if t == task}) or [""]
+    """
+    The labels of a task's Table 1 rows: each with ELMo runs on the whole training set (planned or
+    run), their baseline being the label's own or the unlabelled one; a label with only a baseline
+    is a row of its own only when no label has ELMo. None for a task the folder does not have.
+    """
+    labels = sorted({label for (t, _, label, _) in groups if t == task})
+    with_elmo = [label for label in labels if (task, ELMO, label, 1.0) in groups]
+    return with_elmo or labels
 
 
 def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
@@ -431,7 +439,11 @@ def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
         "(best epoch), as the Metric column says; the main runs of each task, on the whole of the "
         "plan's training set for it (fraction 1). The data and biLM behind each row: the settings table."
     )
-    return [Heading(2, "Table 1: baseline and ELMo, all six tasks"), Paragraph(caption), Table(headers, rows)]
+    missing = [spec.title for task, spec in TASKS.items() if not _labels(groups, task)]
+    if missing:
+        caption += f" Not in this plan: {', '.join(missing)}."
+    heading = "Table 1: baseline and ELMo" + ("" if missing else ", all six tasks")
+    return [Heading(2, heading), Paragraph(caption), Table(headers, rows)]
 
 
 def _increase(baseline: Optional[Group], elmo: Optional[Group], split: str) -> str:
@@ -695,8 +707,12 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
     headers = ["Run", "Status", "Score", "Best epoch / epochs", "Wall time", "Hardware", "Commit", "Error"]
     rows = []
     for run in runs:
-        split = "test" if run.score("test") is not None else "validation"
-        score = run.score(split)
+        scale = TASKS[run.task].scale
+        scores = [
+            f"{run.score(split) * scale:.2f} ({_split_name(split)})"
+            for split in ("test", "validation")
+            if run.score(split) is not None
+        ]
         metrics = run.metrics or {}
         epochs = f"{metrics.get('best_epoch', '—')} / {len(run.epochs)}" if run.epochs else "—"
         git = run.info.get("git", {})
@@ -706,7 +722,7 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
             [
                 f"`{run.name}`",
                 run.status,
-                "—" if score is None else f"{score * TASKS[run.task].scale:.2f} ({_split_name(split)})",
+                ", ".join(scores) or "—",
                 epochs,
                 _wall_time(run.info.get("wall_seconds")),
                 _hardware(run.info),

@@ -130,7 +130,7 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     assert "91.00 ± 1.41 (n=2)" in table_1 and "94.00 ± 1.41 (n=2)" in table_1
     # +3.00 absolute; 3 / (100 - 91) = 33.3% of the error; 3 / 91 = 3.3% of the baseline
     assert "+3.00 / +33.3% / +3.3%" in table_1
-    assert "| SQuAD | F1 (test) | 81.1 | 85.8 | 4.7 / 24.9% | not run | not run |" in text
+    assert "| SQuAD |" not in _section(text, "Table 1") and "Not in this plan: SQuAD, SRL, Coref." in text
     sst = _row(_section(text, "Table 1"), "| SST-5 |")
     assert "40.00 (n=1)" in sst and "failed: 1" in sst
     assert "`sst-elmo-seed1` | failed |" in text and "exit 1: RuntimeError: out of memory" in text
@@ -221,7 +221,45 @@ def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path):
     for run in plan.runs:
         _write_run(runs_dir, run, "finished", next(scores))
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
-    assert _row(summary, "| NER |").endswith("| no | +1.00 is within the seed spread (1.41), with biLM w.hdf5 |")
+    assert _row(summary, "| NER |").endswith("| no | +1.00 is within the seed spread (1.41), with biLM m/w.hdf5 |")
     assert _row(summary, "| NER (finetuned) |").endswith(
         "| no | -1.00 is within the seed spread (1.41), with the plan's biLM fine-tuned on the task's text (§A.1) |"
     )
+
+
+def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp_path):
+    """One baseline, ELMo over two exported biLMs (each a weights.hdf5): no baseline-only line, no task not planned."""
+    plan_path = tmp_path / "plan.json"
+    plan_path.write_text(
+        json.dumps(
+            {
+                "name": "pilot",
+                "experiments": [{"task": "ner", "configs": ["baseline"], "seeds": [1]}]
+                + [{"task": "ner", "configs": ["elmo"], "seeds": [1], "label": size} for size in ("small", "large")],
+            }
+        )
+    )
+    plan = load_plan(str(plan_path))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    for run, score in zip(plan.runs, (0.90, 0.91, 0.92)):
+        _write_run(runs_dir, run, "finished", score)
+        info_file, metrics_file = runs_dir / run.name / "run_info.json", runs_dir / run.name / "metrics.json"
+        info = json.loads(info_file.read_text())
+        info["inputs"]["ELMO_WEIGHT_FILE"]["path"] = f"/work/bilm/export_{run.label}/weights.hdf5"
+        info_file.write_text(json.dumps(info))
+        metrics_file.write_text(
+            json.dumps({**json.loads(metrics_file.read_text()), "best_validation_f1-measure-overall": score + 0.04})
+        )
+    text = build_report(runs_dir, tmp_path / "report")[0].read_text()
+    summary = _section(text, "Summary")
+    assert "| NER |" not in summary
+    assert "one seed, so no spread to judge +1.00 by" in _row(summary, "| NER (small) |")
+    table_1 = _section(text, "Table 1")
+    assert [line.split(" | ")[0] for line in table_1.splitlines() if line.startswith("| NER")] == [
+        "| NER (large)",
+        "| NER (small)",
+    ]
+    assert "Not in this plan: SQuAD, SNLI, SRL, Coref, SST-5." in table_1
+    assert "export_large/weights.hdf5 (sha256" in _section(text, "How each task's runs differ from the paper")
+    assert "| `ner-elmo-small-seed1` | finished | 91.00 (test), 95.00 (dev) |" in text

@@ -126,8 +126,9 @@ def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skippe
 
     markdown, _ = build_report(runs_dir, tmp_path / "report")
     text = markdown.read_text()
-    test_f1 = json.loads((good / "metrics.json").read_text())["test_f1-measure-overall"] * 100
-    assert f"| `ner-elmo-fraction0.6-seed7` | finished | {test_f1:.2f} (test) |" in text
+    metrics = json.loads((good / "metrics.json").read_text())
+    test_f1, dev_f1 = (metrics[f"{split}_f1-measure-overall"] * 100 for split in ("test", "best_validation"))
+    assert f"| `ner-elmo-fraction0.6-seed7` | finished | {test_f1:.2f} (test), {dev_f1:.2f} (dev) |" in text
     assert "| `ner-elmo-broken-seed1` | failed |" in text and "NER_TRAIN_DATA names" in text
     assert "`ner-unwritten-seed1` (config missing: configs/ablations/ner_unwritten.jsonnet)" in text
     assert "trained on 6 of 10 instances (TRAIN_FRACTION / TRAIN_LIMIT)" in text
