@@ -10,7 +10,7 @@
 #      REST_LINES lines of it (default all), and is exported to WORK/export_final.
 #
 #   nohup bash scripts/train_bundled_bilm.sh pilot > bilm_work/pilot.log 2>&1 &
-#   WINNER=768x128 nohup bash scripts/train_bundled_bilm.sh final > bilm_work/final.log 2>&1 &
+#   WINNER=384x256 nohup bash scripts/train_bundled_bilm.sh final > bilm_work/final.log 2>&1 &
 #
 # Each step is skipped when its output is there; an interrupted training resumes (--recover).
 # One torch thread at low priority by default (OMP_NUM_THREADS, NICE), beside other work.
