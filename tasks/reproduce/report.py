@@ -525,7 +525,7 @@ def _table_7(bilms: Sequence[BilmResult]) -> List[Block]:
                 *paper_cells,
                 figure("before"),
                 figure("after"),
-                f"{result['epochs']}, {_minutes(result['seconds'])}",
+                f"{result['epochs']}, {_minutes(result['seconds'])}" + _attempts_note(bilm.info),
             ]
         )
     caption = (
@@ -537,6 +537,12 @@ def _table_7(bilms: Sequence[BilmResult]) -> List[Block]:
         "epoch, its own weights frozen; 'after' follows one epoch of everything."
     )
     return blocks + [Paragraph(caption), Table(headers, rows)]
+
+
+def _attempts_note(info: Dict[str, Any]) -> str:
+    """A build resumed across sessions: its time is its last attempt's alone (the earlier ones' is not recorded)."""
+    attempts = len(info.get("attempts", []))
+    return f" (the last of {attempts} attempts)" if attempts > 1 else ""
 
 
 def _minutes(seconds: float) -> str:

@@ -211,7 +211,13 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
     table_7 = report.split("## Table 7")[1].split("\n## ")[0]
     (row,) = [line for line in table_7.splitlines() if line.startswith("| NER |")]
     assert f"| 103.2 | 46.3 | {perplexity['before']['perplexity']:.1f} (" in row and "tiny.conll: 10, " in row
+    assert row.startswith("| NER |") and "attempts" not in row
     assert "| NER (finetuned) |" in report.split("## Table 1")[1].split("\n## ")[0]
+    # A build resumed in a later session: its time is the last attempt's, and the row says so.
+    info["attempts"] = info["attempts"] * 3
+    (built / "bilm_info.json").write_text(json.dumps(info))
+    report = build_report(runs_dir, tmp_path / "report")[0].read_text()
+    assert "(the last of 3 attempts) |" in report.split("## Table 7")[1].split("\n## ")[0]
     assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report
 
 
