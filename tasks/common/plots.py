@@ -6,6 +6,7 @@ inspection commands' grouped bars.
 """
 
 import io
+import math
 from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 import matplotlib
@@ -25,6 +26,15 @@ class Point(NamedTuple):
     mean: float
     std: float  # 0 with one seed
     n: int
+
+
+def gap(x: float) -> Point:
+    """A point with no value yet: the curve's line breaks there (matplotlib does not draw through NaN)."""
+    return Point(x, math.nan, 0.0, 0)
+
+
+def is_gap(point: Point) -> bool:
+    return math.isnan(point.mean)
 
 
 class Curve(NamedTuple):
@@ -57,7 +67,7 @@ def fraction_panels(panels: Sequence[Panel]) -> str:
                 xs, means, marker="o", color=curve.color, label=curve.label, linestyle="--" if curve.dashed else "-"
             )
             axis.fill_between(xs, low, high, color=curve.color, alpha=0.2, linewidth=0)
-            for point in curve.points:
+            for point in (point for point in curve.points if not is_gap(point)):
                 axis.annotate(
                     f"n={point.n}",
                     (point.x, point.mean),

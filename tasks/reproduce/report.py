@@ -585,9 +585,11 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                         _score_cell(group, split),
                     ]
                 )
-                if mean is not None:
-                    points.append(plots.Point(fraction, mean, std or 0.0, len(scores)))
-            if points:
+                # a fraction with no finished run yet breaks the line rather than being drawn across
+                points.append(
+                    plots.Point(fraction, mean, std or 0.0, len(scores)) if mean is not None else plots.gap(fraction)
+                )
+            if any(not plots.is_gap(point) for point in points):
                 panel_curves.append(plots.Curve(config, points, plots.color_of(config, 0)))
         if panel_curves:  # a task none of whose runs has finished yet is in the table only
             panels.append(
@@ -602,7 +604,8 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
         return blocks + [Paragraph("No run of these curves has finished yet."), table]
     caption = (
         "Figure 1: mean over seeds, the band ± one standard deviation, n seeds at each point; the fraction is "
-        "of the plan's training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%)."
+        "of the plan's training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%). A line joins "
+        "neighbouring fractions only where both have finished runs."
     )
     return blocks + [Figure("figure1", plots.fraction_panels(panels), caption), table]
 

@@ -6,6 +6,7 @@ import re
 
 import torch
 
+from tasks.common import plots
 from tasks.reproduce.document import Heading, Paragraph, Table, read_markdown_table, write_markdown
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.report import build_report, runs_folder_name
@@ -263,3 +264,35 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
     assert "Not in this plan: SQuAD, SNLI, SRL, Coref, SST-5." in table_1
     assert "export_large/weights.hdf5 (sha256" in _section(text, "How each task's runs differ from the paper")
     assert "| `ner-elmo-small-seed1` | finished | 91.00 (test), 95.00 (dev) |" in text
+
+
+def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, monkeypatch):
+    """ELMo finished at 10% and 100% but not yet at 30%: two points, no line drawn across 30%."""
+    plan_path = tmp_path / "plan.json"
+    plan_path.write_text(
+        json.dumps(
+            {
+                "name": "curves",
+                "experiments": [
+                    {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1], "train_fractions": [0.1, 0.3, 1.0]}
+                ],
+            }
+        )
+    )
+    plan = load_plan(str(plan_path))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    for run in plan.runs:
+        if run.name != "ner-elmo-fraction0.3-seed1":
+            _write_run(runs_dir, run, "finished", 0.5 + run.train_fraction / 4)
+    (runs_dir / "plan.json").write_text(
+        json.dumps({"name": "curves", "path": str(plan_path), "runs": [run.as_json() for run in plan.runs]})
+    )
+    drawn = []
+    monkeypatch.setattr(plots, "fraction_panels", lambda panels: drawn.extend(panels) or "<svg></svg>")
+    text = build_report(runs_dir, tmp_path / "report")[0].read_text()
+    (panel,) = drawn
+    baseline, elmo = panel.curves
+    assert [point.n for point in baseline.points] == [1, 1, 1]
+    assert [plots.is_gap(point) for point in elmo.points] == [False, True, False]
+    assert "| NER | elmo | 0.3 | — | F1 (test) | not run: 1 |" in text
