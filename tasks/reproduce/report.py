@@ -397,7 +397,7 @@ def _labels(groups: Dict[GroupKey, Group], task: str) -> List[str]:
     """
     The labels of a task's Table 1 rows: each with ELMo runs on the whole training set (planned or
     run), their baseline being the label's own or the unlabelled one; a label with only a baseline
-    is a row of its own only when no label has ELMo. None for a task the folder does not have.
+    is a row of its own only when no label has ELMo. Empty for a task the folder does not have.
     """
     labels = sorted({label for (t, _, label, _) in groups if t == task})
     with_elmo = [label for label in labels if (task, ELMO, label, 1.0) in groups]
