@@ -669,44 +669,47 @@ def _layer_name(layer: int) -> str:
 
 
 def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
+    """Each run's dev metric after every epoch: a figure per task and training fraction (the whole set first)."""
     blocks: List[Block] = [Heading(2, "Training curves")]
-    for task in TASKS:
+    for task, spec in TASKS.items():
         task_runs = [run for run in runs if run.task == task and run.epochs]
-        if not task_runs:
-            continue
-        spec = TASKS[task]
-        key = f"validation_{task_runs[0].spec['metric']}"
         configs = sorted({run.spec["config_name"] for run in task_runs}, key=lambda c: (c not in (BASELINE, ELMO), c))
-        curves = []
-        for run in task_runs:
-            points = [
-                plots.Point(epoch.get("epoch", index) + 1, epoch[key] * spec.scale, 0.0, 1)
-                for index, epoch in enumerate(run.epochs)
-                if isinstance(epoch.get(key), (int, float))
+        fractions = sorted({float(run.spec["train_fraction"]) for run in task_runs}, key=lambda f: (f != 1.0, f))
+        for fraction in fractions:
+            curves = [
+                curve
+                for run in task_runs
+                if float(run.spec["train_fraction"]) == fraction
+                for curve in [_epoch_curve(run, configs)]
+                if curve.points
             ]
-            if points:
-                config = run.spec["config_name"]
-                curves.append(
-                    plots.Curve(
-                        run.name[len(task) + 1 :],
-                        points,
-                        plots.color_of(config, configs.index(config)),
-                        dashed=config == BASELINE,
-                    )
+            if not curves:
+                continue
+            part = "all of its training set" if fraction == 1.0 else f"{fraction:.0%} of its training set"
+            title = f"{spec.title}, {part}: development {spec.metric} after each epoch"
+            name = f"curves-{task}" + ("" if fraction == 1.0 else f"-fraction{fraction:g}")
+            blocks.append(
+                Figure(
+                    name,
+                    plots.epoch_curves(plots.Panel(title, curves, f"{spec.metric} (dev)")),
+                    f"{title}, one line per run (metrics_epoch_*.json); baseline runs dashed.",
                 )
-        if not curves:
-            continue
-        title = f"{spec.title}: development {spec.metric} after each epoch"
-        blocks.append(
-            Figure(
-                f"curves-{task}",
-                plots.epoch_curves(plots.Panel(title, curves, f"{spec.metric} (dev)")),
-                f"{title}, one line per run (metrics_epoch_*.json); baseline runs dashed.",
             )
-        )
     if len(blocks) == 1:
         blocks.append(Paragraph("No run has finished an epoch yet."))
     return blocks
+
+
+def _epoch_curve(run: RunResult, configs: List[str]) -> plots.Curve:
+    spec, config = TASKS[run.task], run.spec["config_name"]
+    key = f"validation_{run.spec['metric']}"
+    points = [
+        plots.Point(epoch.get("epoch", index) + 1, epoch[key] * spec.scale, 0.0, 1)
+        for index, epoch in enumerate(run.epochs)
+        if isinstance(epoch.get(key), (int, float))
+    ]
+    label = run.name[len(run.task) + 1 :]
+    return plots.Curve(label, points, plots.color_of(config, configs.index(config)), dashed=config == BASELINE)
 
 
 # ---------------------------------------------------------------- runs

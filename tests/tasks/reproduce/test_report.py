@@ -171,7 +171,10 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     assert order == sorted(order)
 
     page = html.read_text()
-    assert page.count("<svg") == 5  # figure 1 (SST-5), figure 2 (NER), training curves (NER, SNLI, SST-5)
+    # figure 1 (SST-5), figure 2 (NER), training curves (NER, SNLI, SST-5 on all of its training set and on 10%)
+    assert page.count("<svg") == 6
+    assert (tmp_path / "report/figures/curves-sst-fraction0.1.svg").is_file()
+    assert "SST-5, 10% of its training set: development accuracy after each epoch" in text
     assert "src=" not in page and "figures/" not in page and "<script" not in page
     assert "91.00 ± 1.41 (n=2)" in page
 
