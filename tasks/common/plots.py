@@ -15,7 +15,13 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
 matplotlib.rcParams.update(
-    {"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
+    {
+        "svg.fonttype": "none",
+        "svg.hashsalt": "elmo-suite",  # element ids from the content, not random: the same runs give the same file
+        "font.size": 9,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+    }
 )
 COLORS = {"baseline": "#4c72b0", "elmo": "#dd8452"}
 OTHER_COLORS = ["#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c"]

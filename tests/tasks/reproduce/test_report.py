@@ -299,3 +299,11 @@ def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, m
     assert [point.n for point in baseline.points] == [1, 1, 1]
     assert [plots.is_gap(point) for point in elmo.points] == [False, True, False]
     assert "| NER | elmo | 0.3 | — | F1 (test) | not run: 1 |" in text
+
+
+def test_the_same_runs_give_the_same_figure_files(tmp_path):
+    """A rebuilt report changes only where its runs did: no random element ids in the SVG."""
+    panel = plots.Panel(
+        "NER", [plots.Curve("baseline", [plots.Point(1, 80.0, 0.0, 1), plots.Point(2, 85.0, 0.0, 1)], "#000")], "F1"
+    )
+    assert plots.epoch_curves(panel) == plots.epoch_curves(panel)
