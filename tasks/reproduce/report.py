@@ -673,14 +673,14 @@ def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
     blocks: List[Block] = [Heading(2, "Training curves")]
     for task, spec in TASKS.items():
         task_runs = [run for run in runs if run.task == task and run.epochs]
-        configs = sorted({run.spec["config_name"] for run in task_runs}, key=lambda c: (c not in (BASELINE, ELMO), c))
+        kinds = sorted({_curve_kind(run) for run in task_runs}, key=lambda kind: (kind not in (BASELINE, ELMO), kind))
         fractions = sorted({float(run.spec["train_fraction"]) for run in task_runs}, key=lambda f: (f != 1.0, f))
         for fraction in fractions:
             curves = [
                 curve
                 for run in task_runs
                 if float(run.spec["train_fraction"]) == fraction
-                for curve in [_epoch_curve(run, configs)]
+                for curve in [_epoch_curve(run, kinds)]
                 if curve.points
             ]
             if not curves:
@@ -700,8 +700,14 @@ def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
     return blocks
 
 
-def _epoch_curve(run: RunResult, configs: List[str]) -> plots.Curve:
-    spec, config = TASKS[run.task], run.spec["config_name"]
+def _curve_kind(run: RunResult) -> str:
+    """What a run's line is coloured by: its config, and its label if any (ELMo over a fine-tuned biLM, say)."""
+    _, config, label, _ = _key(run.spec)
+    return f"{config}-{label}" if label else config
+
+
+def _epoch_curve(run: RunResult, kinds: List[str]) -> plots.Curve:
+    spec, config, kind = TASKS[run.task], run.spec["config_name"], _curve_kind(run)
     key = f"validation_{run.spec['metric']}"
     points = [
         plots.Point(epoch.get("epoch", index) + 1, epoch[key] * spec.scale, 0.0, 1)
@@ -709,7 +715,7 @@ def _epoch_curve(run: RunResult, configs: List[str]) -> plots.Curve:
         if isinstance(epoch.get(key), (int, float))
     ]
     label = run.name[len(run.task) + 1 :]
-    return plots.Curve(label, points, plots.color_of(config, configs.index(config)), dashed=config == BASELINE)
+    return plots.Curve(label, points, plots.color_of(kind, kinds.index(kind)), dashed=config == BASELINE)
 
 
 # ---------------------------------------------------------------- runs

@@ -204,8 +204,11 @@ def test_a_table_the_report_writes_reads_back_cell_for_cell(tmp_path):
     assert read_markdown_table((tmp_path / "r.md").read_text(), "## Table 1") == (table.headers, table.rows)
 
 
-def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path):
-    """A fine-tuned biLM's line says so; the plain ELMo line names the plain biLM, not the fine-tuned one."""
+def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path, monkeypatch):
+    """
+    A fine-tuned biLM's line says so; the plain ELMo line names the plain biLM, not the fine-tuned
+    one; in the training curves the two ELMo kinds have colours of their own.
+    """
     plan_path = tmp_path / "plan.json"
     plan_path.write_text(
         json.dumps(
@@ -224,8 +227,13 @@ def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path):
     scores = iter([0.89, 0.91, 0.90, 0.92, 0.91, 0.93])  # fine-tuned, baseline, ELMo: all within the spread
     for run in plan.runs:
         _write_run(runs_dir, run, "finished", next(scores))
+    drawn = []
+    monkeypatch.setattr(plots, "epoch_curves", lambda panel: drawn.append(panel) or "<svg></svg>")
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
     assert _row(summary, "| NER |").endswith("| no | +1.00 is within the seed spread (1.41), with biLM m/w.hdf5 |")
+    (curves,) = drawn
+    colours = {curve.label.rsplit("-seed", 1)[0]: curve.color for curve in curves.curves}
+    assert len(set(colours.values())) == 3, colours  # baseline, elmo, elmo-finetuned
     assert _row(summary, "| NER (finetuned) |").endswith(
         "| no | -1.00 is within the seed spread (1.41), with the plan's biLM fine-tuned on the task's text (§A.1) |"
     )
