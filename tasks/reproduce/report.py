@@ -676,13 +676,8 @@ def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
         kinds = sorted({_curve_kind(run) for run in task_runs}, key=lambda kind: (kind not in (BASELINE, ELMO), kind))
         fractions = sorted({float(run.spec["train_fraction"]) for run in task_runs}, key=lambda f: (f != 1.0, f))
         for fraction in fractions:
-            curves = [
-                curve
-                for run in task_runs
-                if float(run.spec["train_fraction"]) == fraction
-                for curve in [_epoch_curve(run, kinds)]
-                if curve.points
-            ]
+            curves = [_epoch_curve(run, kinds) for run in task_runs if float(run.spec["train_fraction"]) == fraction]
+            curves = [curve for curve in curves if curve.points]
             if not curves:
                 continue
             part = "all of its training set" if fraction == 1.0 else f"{fraction:.0%} of its training set"
