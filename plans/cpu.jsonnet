@@ -26,19 +26,7 @@ local shared = std.extVar('SHARED_DATA_DIR');
 local ablations = ['top_layer', 'all_layers_lambda_1', 'all_layers_lambda_0_001', 'input_only', 'input_and_output', 'output_only'];
 
 local glove = shared + '/glove/glove.6B.50d.txt.gz';  // GloVe 6B 50-d, every task's word vectors here
-// NER on the full CoNLL-2003 data (14,041 / 3,250 / 3,453 sentences), GloVe 6B 50-d as allennlp-models'
-// NER config (the paper: 50-d Senna), 40 epochs with the config's patience of 25 (the config: 75).
-local ner = {
-  task: 'ner',
-  overrides: { 'trainer.num_epochs': 40 },
-  data: 'CoNLL-2003 English, all of eng.train / eng.testa (dev) / eng.testb (test); GloVe 6B 50-d',
-  environment: {
-    NER_TRAIN_DATA: shared + '/conll2003/eng.train',
-    NER_DEV_DATA: shared + '/conll2003/eng.testa',
-    NER_TEST_DATA: shared + '/conll2003/eng.testb',
-    NER_WORD_VECTORS: glove,
-  },
-};
+local ner = import 'lib/ner_conll2003.libsonnet';  // all of CoNLL-2003, 40 epochs
 // SST-5 on all of its training sentences (the paper: every phrase of 4 tokens or more, 93,570 of them
 // with six times the sentences' tokens, about ten minutes an epoch here), batches of 32 (the config: 100),
 // so that an epoch makes 267 updates.

@@ -189,6 +189,29 @@ def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_
     assert runs["ner-elmo-seed1"].overrides["trainer.num_epochs"] == 40
 
 
+def test_the_final_bilm_plan_shares_its_baseline_runs_with_the_cpu_plan_and_reads_the_final_biLM():
+    environment = {"SHARED_DATA_DIR": "/shared", "BILM_WORK": "/work/bilm"}
+    cpu = {run.name: run for run in load_plan(str(ROOT / "plans/cpu.jsonnet"), environment=environment).runs}
+    final = load_plan(str(ROOT / "plans/bilm_final.jsonnet"), environment=environment)
+    runs = {run.name: run for run in final.runs}
+    assert sorted(runs) == [
+        "ner-baseline-seed1",
+        "ner-baseline-seed2",
+        "ner-elmo-final-finetuned-seed1",
+        "ner-elmo-final-finetuned-seed2",
+        "ner-elmo-final-seed1",
+        "ner-elmo-final-seed2",
+    ]
+    for seed in (1, 2):  # the same run: a finished one is copied from one runs folder to the other
+        assert runs[f"ner-baseline-seed{seed}"].as_json() == cpu[f"ner-baseline-seed{seed}"].as_json()
+    for name in ("ner-elmo-final-seed1", "ner-elmo-final-finetuned-seed2"):
+        assert runs[name].environment["ELMO_WEIGHT_FILE"] == "/work/bilm/export_final/weights.hdf5"
+        assert runs[name].overrides["trainer.num_epochs"] == cpu["ner-elmo-seed1"].overrides["trainer.num_epochs"]
+    [bilm] = final.bilms
+    assert bilm.environment["ELMO_OPTIONS_FILE"] == "/work/bilm/export_final/options.json"
+    assert runs["ner-elmo-final-finetuned-seed1"].finetuned_bilm == bilm.name
+
+
 def test_the_paper_relative_increase_is_the_reduction_of_the_baseline_error():
     for task, row in TABLE_1.items():
         computed = relative_error_reduction(float(row.baseline.value), float(row.elmo.value))
