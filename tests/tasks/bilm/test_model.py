@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+import sys
 
 import h5py
 import numpy
@@ -120,6 +121,15 @@ def test_pretraining_config_lowers_perplexity_and_exports(tmp_path, monkeypatch)
     assert result.returncode == 0, result.stderr[-2000:]
     elmo = Elmo(str(tmp_path / "elmo" / "options.json"), str(tmp_path / "elmo" / "weights.hdf5"), 1, dropout=0.0)
     assert elmo(batch_to_ids([["the", "cat"]]))["elmo_representations"][0].shape == (1, 2, 32)
+
+    # the per-source perplexity script scores held-out text as validation did (streams cut differently)
+    script = [sys.executable, "scripts/bilm_perplexity.py", str(run), str(tmp_path / "heldout.txt")]
+    table = subprocess.run(script, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    [row] = [line for line in table.splitlines() if line.startswith("| heldout.txt")]
+    _, tokens, forward, backward, perplexity = [cell.strip() for cell in row.strip("|").split("|")]
+    assert int(tokens) == 100  # 12 sentences, 104 tokens with boundaries: 1 stream of 10 windows of 10
+    assert float(perplexity) == pytest.approx(last["validation_perplexity"], rel=0.25)
+    assert float(perplexity) < 0.9 * first["validation_perplexity"]
 
 
 def test_batches_out_of_stream_order_are_refused(random_bilm):
