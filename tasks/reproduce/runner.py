@@ -10,7 +10,11 @@ What a run's directory holds decides what happens to it:
   config.json is checked against the config as it is now (`tasks.reproduce.resume`);
 - anything else (nothing, or an early failure): trained from the start;
 - a finished or resumable run that the plan now describes differently: left alone and reported,
-  since neither skipping nor resuming it would give what the plan says.
+  since neither skipping nor resuming it would give what the plan says;
+- a run one of whose input files (data, word vectors, the biLM) now holds other bytes than it was
+  trained with (sha256 on record), e.g. a re-bundled biLM: a finished one is left alone and reported
+  the same way, a resumable one refuses to resume, so that no cell mixes runs of two biLMs and no
+  resume switches biLM mid-training.
 
 A run whose config does not exist (yet) is reported as 'config missing' and the others go on; so
 does a run that fails, whose exit code and last log lines go into its `run_info.json`.
@@ -18,6 +22,7 @@ does a run that fails, whose exit code and last log lines go into its `run_info.
 Fine-tuned biLMs (§A.1) are built first, each once, into `RUNS_DIR/bilms/<name>/` by `allennlp
 finetune-bilm` (recorded in its `bilm_info.json`; finished when its `perplexity.json` is there,
 resumed otherwise), and the runs that use one read it through ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE.
+A built biLM whose starting biLM or task text has changed since is not used (nor are its runs).
 """
 
 import collections
@@ -71,6 +76,7 @@ LOG_TAIL_LINES = 40
 MACHINE_KINDS = ("devices", "directory")
 
 FINISHED, RESUME, START, MISSING, CHANGED = "finished", "resume", "start", "config missing", "changed"
+STALE = "inputs changed"  # finished, but an input file's bytes differ from those it was trained with
 # What a run's spec says about the report alone: a plan may change them without a run changing.
 DESCRIPTIVE_FIELDS = ("data", "metric")
 
@@ -125,21 +131,49 @@ class Runner:
         self.failed: List[str] = []
 
     def states(self) -> Dict[str, str]:
-        return {run.name: state_of(run, self.runs_dir / run.name) for run in self.runs}
+        return {run.name: self.state(run) for run in self.runs}
+
+    def state(self, run: RunSpec) -> str:
+        """`state_of`, and STALE for a finished run of other input bytes than the files hold now."""
+        state = state_of(run, self.runs_dir / run.name)
+        if state == FINISHED and (
+            self.changed_inputs(run) or (run.finetuned_bilm and self.changed_bilm_inputs(run.finetuned_bilm))
+        ):
+            return STALE
+        return state
+
+    def changed_inputs(self, run: RunSpec) -> List[str]:
+        """The input files of a run whose bytes differ from those on record, each said with both hashes."""
+        recorded = (read_run_info(self.runs_dir / run.name) or {}).get("inputs", {})
+        return _changes(recorded, self._inputs(run.task, run.environment, self.environment(run)))
+
+    def changed_bilm_inputs(self, name: str) -> List[str]:
+        """The same for a built fine-tuned biLM: its starting biLM and its task's data."""
+        bilm = next(bilm for bilm in self.plan.bilms if bilm.name == name)
+        recorded = (read_json(self.runs_dir / BILMS_DIR / name / BILM_INFO) or {}).get("inputs", {})
+        return _changes(recorded, self._inputs(bilm.task, bilm.environment, child_environment(bilm.environment)))
+
+    def _inputs(self, task: str, planned: Dict[str, str], environment: Dict[str, str]) -> Dict[str, Dict[str, Any]]:
+        """The identity (path, size, sha256) of each input file a run or biLM of `task` reads."""
+        effective = with_defaults(environment)
+        variables = {name: effective.get(name, "") for name in relevant_variables(task, planned, effective)}
+        return {name: self.files.identify(str(PROJECT_ROOT / path)) for name, path in input_files(variables).items()}
 
     def dry_run(self) -> None:
         """Says what each fine-tuned biLM and each run would do, and the command it would run."""
         for bilm in self.bilms:
             built = is_built(self.runs_dir / BILMS_DIR / bilm.name)
-            print(
-                f"biLM {bilm.name}: {'built' if built else 'to fine-tune'}"
-                + ("" if built else f"\n    {bilm_shell_line(bilm, self.runs_dir)}")
-            )
+            changes = self.changed_bilm_inputs(bilm.name) if built else []
+            state = "built from other input bytes" if changes else "built" if built else "to fine-tune"
+            details = changes if built else [bilm_shell_line(bilm, self.runs_dir)]
+            print(f"biLM {bilm.name}: {state}" + "".join(f"\n    {line}" for line in details))
         for run in self.runs:
-            state = state_of(run, self.runs_dir / run.name)
+            state = self.state(run)
             line = f"{run.name}: {state}"
             if state in (START, RESUME):
                 line += "\n    " + shell_line(run, self.runs_dir / run.name, recover=state == RESUME)
+            if state == STALE:
+                line += "".join(f"\n    {change}" for change in self.changed_inputs(run))
             print(line)
         print(self.progress(self.states()))
 
@@ -184,6 +218,16 @@ class Runner:
                         self.runs_dir / name,
                         RUN_INFO,
                     )
+                elif state == STALE:
+                    run = next(run for run in self.runs if run.name == name)
+                    changes = self.changed_inputs(run) or [f"its fine-tuned biLM {run.finetuned_bilm}'s inputs"]
+                    logger.error(
+                        "%s: %s was trained with other input bytes than the files hold now (%s); restore them, "
+                        "or move the folder away to train it with them as they are",
+                        name,
+                        self.runs_dir / name,
+                        "; ".join(changes),
+                    )
             unbuilt = {bilm.name for bilm in self.bilms if not self._build_bilm(bilm)}
             queue = []
             for run in self.runs:
@@ -208,7 +252,7 @@ class Runner:
             else:
                 self._run_in_parallel(queue, states)
             logger.info("%s | plan %s done", self.progress(states), self.plan.name)
-        conflicts = [name for name, state in states.items() if state == CHANGED]
+        conflicts = [name for name, state in states.items() if state in (CHANGED, STALE)]
         return 1 if self.failed or conflicts else 0
 
     def _run_in_parallel(self, queue: List[RunSpec], states: Dict[str, str]) -> None:
@@ -241,8 +285,8 @@ class Runner:
             f"[reproduce] {counts[FINISHED]} done, {counts['running']} running, {counts['failed']} failed, "
             f"{left} left of {len(states)}"
         )
-        if counts[MISSING] or counts[CHANGED]:
-            line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed)"
+        if counts[MISSING] or counts[CHANGED] or counts[STALE]:
+            line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed, {counts[STALE]} inputs changed)"
         pending = [run for run in self.runs if states.get(run.name) in (START, RESUME, "running")]
         estimates = [self.estimate(run) for run in pending]
         timed = [seconds for seconds in estimates if seconds is not None]
@@ -357,6 +401,15 @@ class Runner:
         effective = with_defaults(self.environment(run))
         differences = config_differences(PROJECT_ROOT / run.config, run.overrides, effective, run_dir / "config.json")
         if not differences:
+            # the same paths, other bytes (a file replaced in place)
+            changes = _changes(
+                previous.get("inputs", {}), self._inputs(run.task, run.environment, self.environment(run))
+            )
+            if changes:
+                return (
+                    f"{run.name} cannot resume: its checkpoint was trained with other input bytes than the files "
+                    f"hold now ({'; '.join(changes)}). Restore them, or remove {run_dir} to train the run again."
+                )
             return None
 
         def sha256_of(path: str) -> Optional[str]:
@@ -401,7 +454,16 @@ class Runner:
         """Fine-tunes `bilm` unless it is built (resuming what an earlier attempt left); whether it is built now."""
         directory = self.runs_dir / BILMS_DIR / bilm.name
         if is_built(directory):
-            return True
+            changes = self.changed_bilm_inputs(bilm.name)
+            if changes:
+                logger.error(
+                    "biLM %s: %s was built from other input bytes than the files hold now (%s); restore them, "
+                    "or move the folder away to build it again",
+                    bilm.name,
+                    directory,
+                    "; ".join(changes),
+                )
+            return not changes
         directory.mkdir(parents=True, exist_ok=True)
         info = read_json(directory / BILM_INFO) or {}
         if info.get("spec") not in (None, bilm.as_json()):
@@ -417,6 +479,7 @@ class Runner:
             command=command,
             shell=bilm_shell_line(bilm, self.runs_dir),
             status="running",
+            inputs=self._inputs(bilm.task, bilm.environment, child_environment(bilm.environment)),
         )
         attempt = {"started": now(), "hardware": hardware(), "git": git_state()}
         info.setdefault("attempts", []).append(attempt)
@@ -455,7 +518,6 @@ class Runner:
         """The run_info.json of a run about to start: what it is, its command, its inputs."""
         run_dir = self.runs_dir / run.name
         effective = with_defaults(self.environment(run))
-        variables = {name: effective.get(name, "") for name in relevant_variables(run, effective)}
         bundled_bilm = effective["ELMO_WEIGHT_FILE"] == VARIABLES["ELMO_WEIGHT_FILE"].default
         return {
             "name": run.name,
@@ -465,9 +527,7 @@ class Runner:
             "command": command(run, run_dir, resume),
             "shell": shell_line(run, run_dir, resume),
             "environment": recorded_environment(run, effective),
-            "inputs": {
-                name: self.files.identify(str(PROJECT_ROOT / path)) for name, path in input_files(variables).items()
-            },
+            "inputs": self._inputs(run.task, run.environment, self.environment(run)),
             "bilm": bilm_architecture(str(PROJECT_ROOT / effective["ELMO_OPTIONS_FILE"])),
             "bilm_description": bundled_bilm_description() if bundled_bilm else None,
             "config_values": _config_values(run, effective),
@@ -513,20 +573,18 @@ def with_defaults(environment: Dict[str, str]) -> Dict[str, str]:
     return effective
 
 
-def relevant_variables(run: RunSpec, environment: Dict[str, str]) -> List[str]:
+def relevant_variables(task: str, planned: Dict[str, str], environment: Dict[str, str]) -> List[str]:
     """
-    The variables a run of `run.task` reads: its own (NER_...), ELMo's, the training part's,
-    DEVICES, and the plan's.
+    The variables a run of `task` reads: its own (NER_...), ELMo's, the training part's, DEVICES,
+    and the plan's (`planned`).
     """
-    prefixes = (run.task.upper() + "_", "ELMO_", "TRAIN_", "DEVICES")
-    return sorted(
-        {name for name in set(VARIABLES) | set(environment) if name.startswith(prefixes)} | set(run.environment)
-    )
+    prefixes = (task.upper() + "_", "ELMO_", "TRAIN_", "DEVICES")
+    return sorted({name for name in set(VARIABLES) | set(environment) if name.startswith(prefixes)} | set(planned))
 
 
 def recorded_environment(run: RunSpec, environment: Dict[str, str]) -> Dict[str, Dict[str, Any]]:
     """The value of each variable the run reads, whether it is the bundled default, and whether the plan set it."""
-    names = relevant_variables(run, environment)
+    names = relevant_variables(run.task, run.environment, environment)
     return {
         name: {
             "value": environment.get(name, ""),
@@ -535,6 +593,15 @@ def recorded_environment(run: RunSpec, environment: Dict[str, str]) -> Dict[str,
         }
         for name in names
     }
+
+
+def _changes(recorded: Dict[str, Dict[str, Any]], now: Dict[str, Dict[str, Any]]) -> List[str]:
+    """Each input on record that is there now with other bytes, as 'NAME: path (sha256 then → now)'."""
+    return [
+        f"{name}: {now[name]['path']} (sha256 {then['sha256'][:12]}… then, {now[name]['sha256'][:12]}… now)"
+        for name, then in sorted(recorded.items())
+        if then.get("sha256") and now.get(name, {}).get("sha256") not in (None, then["sha256"])
+    ]
 
 
 def input_files(environment: Dict[str, str]) -> Dict[str, str]:

@@ -13,10 +13,23 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from allennlp.common import Params
 
+from tasks.bilm.weight_file import random_weights, tiny_options, write_elmo_files
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.report import build_report
-from tasks.reproduce.runner import CHANGED, FINISHED, MISSING, RESUME, START, Runner, state_of
+from tasks.reproduce.runner import (
+    CHANGED,
+    FINISHED,
+    MISSING,
+    RESUME,
+    STALE,
+    START,
+    Runner,
+    child_environment,
+    state_of,
+    with_defaults,
+)
 
 EPOCHS = 6
 
@@ -152,6 +165,116 @@ def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path)
     assert state_of(run, run_dir) == FINISHED
     assert state_of(run._replace(seed=8), run_dir) == CHANGED  # the plan now says otherwise
     assert state_of(run._replace(data="described anew"), run_dir) == FINISHED  # words only: same run
+
+
+def _one_elmo_run_plan(tmp_path, tiny_conll, weights, finetune=False):
+    path = tmp_path / "plan.json"
+    environment = {"ELMO_OPTIONS_FILE": str(weights.with_name("options.json")), "ELMO_WEIGHT_FILE": str(weights)}
+    environment.update({f"NER_{split}_DATA": str(tiny_conll) for split in ("TRAIN", "DEV", "TEST")})
+    experiment = {"task": "ner", "configs": ["elmo"], "seeds": [1], "finetune_bilm": finetune}
+    path.write_text(json.dumps({"name": "bytes", "environment": environment, "experiments": [experiment]}))
+    return load_plan(str(path))
+
+
+def _write_biLM(weights, seed):
+    write_elmo_files(
+        tiny_options(), random_weights(tiny_options(), seed=seed), weights.with_name("options.json"), weights
+    )
+
+
+def test_a_run_trained_on_other_input_bytes_is_not_counted_nor_resumed(tmp_path, tiny_conll, caplog):
+    """A biLM replaced in place (re-bundled): its finished runs are reported, not mixed in; no run resumes on it."""
+    weights = tmp_path / "bilm" / "weights.hdf5"
+    weights.parent.mkdir()
+    _write_biLM(weights, seed=1)
+    plan = _one_elmo_run_plan(tmp_path, tiny_conll, weights)
+    [run] = plan.runs
+    runs_dir = tmp_path / "runs"
+    run_dir = runs_dir / run.name
+    run_dir.mkdir(parents=True)
+    runner = Runner(plan, runs_dir)
+    recorded = {
+        "spec": run.as_json(),
+        "status": "finished",
+        "inputs": runner._inputs("ner", run.environment, runner.environment(run)),
+    }
+    (run_dir / "run_info.json").write_text(json.dumps(recorded))
+    (run_dir / "metrics.json").write_text("{}")
+    (run_dir / "model.tar.gz").write_bytes(b"")
+    assert runner.state(run) == FINISHED
+
+    original = weights.read_bytes()
+    _write_biLM(weights, seed=2)
+    runner = Runner(plan, runs_dir)
+    assert runner.state(run) == STALE
+    [change] = runner.changed_inputs(run)
+    assert change.startswith(
+        f"ELMO_WEIGHT_FILE: {weights} (sha256 {recorded['inputs']['ELMO_WEIGHT_FILE']['sha256'][:12]}"
+    )
+    before = sorted((path.name, path.stat().st_mtime_ns) for path in run_dir.iterdir())
+    assert runner.run() == 1
+    assert sorted((path.name, path.stat().st_mtime_ns) for path in run_dir.iterdir()) == before  # left alone
+    assert "trained with other input bytes than the files hold now (ELMO_WEIGHT_FILE: " in caplog.text
+    assert "(0 config missing, 0 changed, 1 inputs changed)" in runner.progress(runner.states())
+
+    # interrupted instead: the checkpoint's config is the same, its biLM's bytes are not
+    (run_dir / "metrics.json").unlink()
+    (run_dir / "model.tar.gz").unlink()
+    (run_dir / "training_state_e1_b0.th").write_bytes(b"")
+    config = Params.from_file(run.config, json.dumps(run.overrides), ext_vars=with_defaults(runner.environment(run)))
+    (run_dir / "config.json").write_text(json.dumps(config.as_dict()))
+    assert Runner(plan, runs_dir).state(run) == RESUME
+    assert Runner(plan, runs_dir).run() == 1
+    refused = json.loads((run_dir / "run_info.json").read_text())
+    assert refused["status"] == "failed" and refused["attempts"][-1]["exit_code"] is None
+    assert "cannot resume: its checkpoint was trained with other input bytes" in refused["error"]["summary"]
+    assert (run_dir / "training_state_e1_b0.th").is_file()
+
+    weights.write_bytes(original)  # restored: the run is the plan's again
+    refused["inputs"] = recorded["inputs"]
+    (run_dir / "run_info.json").write_text(json.dumps(refused))
+    (run_dir / "metrics.json").write_text("{}")
+    (run_dir / "model.tar.gz").write_bytes(b"")
+    assert Runner(plan, runs_dir).state(run) == FINISHED
+
+
+def test_a_finetuned_biLM_built_from_other_bytes_is_not_used(tmp_path, tiny_conll, caplog, capsys):
+    weights = tmp_path / "bilm" / "weights.hdf5"
+    weights.parent.mkdir()
+    _write_biLM(weights, seed=1)
+    plan = _one_elmo_run_plan(tmp_path, tiny_conll, weights, finetune=True)
+    [run], [bilm] = plan.runs, plan.bilms
+    runs_dir = tmp_path / "runs"
+    built = runs_dir / "bilms" / bilm.name
+    (built / "elmo").mkdir(parents=True)
+    (built / "perplexity.json").write_text("{}")
+    _write_biLM(built / "elmo" / "weights.hdf5", seed=3)
+    runner = Runner(plan, runs_dir)
+    inputs = runner._inputs("ner", bilm.environment, child_environment(bilm.environment))
+    assert set(inputs) >= {"ELMO_WEIGHT_FILE", "NER_TRAIN_DATA"}
+    (built / "bilm_info.json").write_text(json.dumps({"spec": bilm.as_json(), "status": "finished", "inputs": inputs}))
+    run_dir = runs_dir / run.name
+    run_dir.mkdir()
+    recorded = {
+        "spec": run.as_json(),
+        "status": "finished",
+        "inputs": runner._inputs("ner", run.environment, runner.environment(run)),
+    }
+    (run_dir / "run_info.json").write_text(json.dumps(recorded))
+    (run_dir / "metrics.json").write_text("{}")
+    (run_dir / "model.tar.gz").write_bytes(b"")
+    assert runner.state(run) == FINISHED and runner._build_bilm(bilm)
+
+    _write_biLM(weights, seed=2)  # the biLM it was fine-tuned from is another now
+    runner = Runner(plan, runs_dir)
+    assert runner.state(run) == STALE and not runner._build_bilm(bilm)
+    assert f"biLM {bilm.name}: {built} was built from other input bytes" in caplog.text
+    runner.dry_run()
+    said = capsys.readouterr().out
+    assert f"biLM {bilm.name}: built from other input bytes\n    ELMO_WEIGHT_FILE: {weights} (sha256 " in said
+    assert f"{run.name}: inputs changed" in said
+    assert runner.run() == 1
+    assert "its fine-tuned biLM" in caplog.text
 
 
 def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny_conll, tiny_elmo):
