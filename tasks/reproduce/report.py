@@ -583,6 +583,7 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                         or ("all" if group.finished and fraction == 1 else "—"),
                         f"{spec.metric} ({_split_name(split)})",
                         _score_cell(group, split),
+                        ", ".join(_best_epoch(run) for run in group.finished) or "—",
                     ]
                 )
                 # a fraction with no finished run yet breaks the line rather than being drawn across
@@ -599,15 +600,25 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
             )
     if not rows:
         return blocks + [Paragraph("No task was run at more than one training fraction.")]
-    table = Table(["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)"], rows)
+    headers = ["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)", "Best epoch / epochs run"]
+    table = Table(headers, rows)
     if not panels:
         return blocks + [Paragraph("No run of these curves has finished yet."), table]
     caption = (
         "Figure 1: mean over seeds, the band ± one standard deviation, n seeds at each point; the fraction is "
         "of the plan's training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%). A line joins "
-        "neighbouring fractions only where both have finished runs."
+        "neighbouring fractions only where both have finished runs. A best epoch near the last one run says the "
+        "run was still learning when its epochs ran out."
     )
     return blocks + [Figure("figure1", plots.fraction_panels(panels), caption), table]
+
+
+def _best_epoch(run: RunResult, between: str = "/") -> str:
+    """The run's best epoch (counted from 1) and how many it ran, e.g. '58/60'."""
+    best = (run.metrics or {}).get("best_epoch")
+    if not run.epochs:
+        return "—"
+    return f"{best + 1 if isinstance(best, int) else '—'}{between}{len(run.epochs)}"
 
 
 def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
@@ -726,8 +737,7 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
             for split in ("test", "validation")
             if run.score(split) is not None
         ]
-        metrics = run.metrics or {}
-        epochs = f"{metrics.get('best_epoch', '—')} / {len(run.epochs)}" if run.epochs else "—"
+        epochs = _best_epoch(run, " / ")
         git = run.info.get("git", {})
         commit = (git.get("commit") or "?")[:10] + (" (dirty)" if git.get("dirty") else "")
         error = run.info.get("error", {})

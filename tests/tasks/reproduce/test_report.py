@@ -161,7 +161,7 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
         "(EVAL_LIMIT)" in text
     )
     assert (
-        "| `ner-elmo-seed2` | finished | 95.00 (test) | 1 / 2 | 2 min 05 s | Test CPU, 2 cores (load 1.5 at start); "
+        "| `ner-elmo-seed2` | finished | 95.00 (test) | 2 / 2 | 2 min 05 s | Test CPU, 2 cores (load 1.5 at start); "
         "no GPU; DEVICES=cpu | 0123456789 |" in text
     )
     order = [
@@ -306,7 +306,8 @@ def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, m
     baseline, elmo = panel.curves
     assert [point.n for point in baseline.points] == [1, 1, 1]
     assert [plots.is_gap(point) for point in elmo.points] == [False, True, False]
-    assert "| NER | elmo | 0.3 | — | F1 (test) | not run: 1 |" in text
+    assert "| NER | elmo | 0.3 | — | F1 (test) | not run: 1 | — |" in text
+    assert "| NER | baseline | 0.1 | — | F1 (test) | 52.50 (n=1) | 2/2 |" in text  # best at the last epoch run
 
 
 def test_the_same_runs_give_the_same_figure_files(tmp_path):
