@@ -182,6 +182,18 @@ def _write_biLM(weights, seed):
     )
 
 
+def _finish_as_recorded(runner, run):
+    """Writes `run` as a finished run of the input files as they are now; returns its run_info.json."""
+    run_dir = runner.runs_dir / run.name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    recorded = {"spec": run.as_json(), "status": "finished"}
+    recorded["inputs"] = runner._inputs(run.task, run.environment, runner.environment(run))
+    (run_dir / "run_info.json").write_text(json.dumps(recorded))
+    (run_dir / "metrics.json").write_text("{}")
+    (run_dir / "model.tar.gz").write_bytes(b"")
+    return recorded
+
+
 def test_a_run_trained_on_other_input_bytes_is_not_counted_nor_resumed(tmp_path, tiny_conll, caplog):
     """A biLM replaced in place (re-bundled): its finished runs are reported, not mixed in; no run resumes on it."""
     weights = tmp_path / "bilm" / "weights.hdf5"
@@ -191,16 +203,8 @@ def test_a_run_trained_on_other_input_bytes_is_not_counted_nor_resumed(tmp_path,
     [run] = plan.runs
     runs_dir = tmp_path / "runs"
     run_dir = runs_dir / run.name
-    run_dir.mkdir(parents=True)
     runner = Runner(plan, runs_dir)
-    recorded = {
-        "spec": run.as_json(),
-        "status": "finished",
-        "inputs": runner._inputs("ner", run.environment, runner.environment(run)),
-    }
-    (run_dir / "run_info.json").write_text(json.dumps(recorded))
-    (run_dir / "metrics.json").write_text("{}")
-    (run_dir / "model.tar.gz").write_bytes(b"")
+    recorded = _finish_as_recorded(runner, run)
     assert runner.state(run) == FINISHED
 
     original = weights.read_bytes()
@@ -231,10 +235,8 @@ def test_a_run_trained_on_other_input_bytes_is_not_counted_nor_resumed(tmp_path,
     assert (run_dir / "training_state_e1_b0.th").is_file()
 
     weights.write_bytes(original)  # restored: the run is the plan's again
-    refused["inputs"] = recorded["inputs"]
-    (run_dir / "run_info.json").write_text(json.dumps(refused))
-    (run_dir / "metrics.json").write_text("{}")
-    (run_dir / "model.tar.gz").write_bytes(b"")
+    (run_dir / "config.json").unlink()
+    _finish_as_recorded(Runner(plan, runs_dir), run)
     assert Runner(plan, runs_dir).state(run) == FINISHED
 
 
@@ -253,16 +255,7 @@ def test_a_finetuned_biLM_built_from_other_bytes_is_not_used(tmp_path, tiny_conl
     inputs = runner._inputs("ner", bilm.environment, child_environment(bilm.environment))
     assert set(inputs) >= {"ELMO_WEIGHT_FILE", "NER_TRAIN_DATA"}
     (built / "bilm_info.json").write_text(json.dumps({"spec": bilm.as_json(), "status": "finished", "inputs": inputs}))
-    run_dir = runs_dir / run.name
-    run_dir.mkdir()
-    recorded = {
-        "spec": run.as_json(),
-        "status": "finished",
-        "inputs": runner._inputs("ner", run.environment, runner.environment(run)),
-    }
-    (run_dir / "run_info.json").write_text(json.dumps(recorded))
-    (run_dir / "metrics.json").write_text("{}")
-    (run_dir / "model.tar.gz").write_bytes(b"")
+    _finish_as_recorded(runner, run)
     assert runner.state(run) == FINISHED and runner._build_bilm(bilm)
 
     _write_biLM(weights, seed=2)  # the biLM it was fine-tuned from is another now
