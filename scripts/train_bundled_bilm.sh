@@ -8,6 +8,7 @@
 #      `BILM_WORK=WORK allennlp reproduce plans/bilm_pilot.jsonnet` judges them by NER dev F1;
 #   3. the winner (WINNER, one of SIZES) goes on from its pilot model over the rest of the corpus,
 #      REST_LINES lines of it (default all), and is exported to WORK/export_final.
+# Each export gets its held-out perplexity per source (perplexity_by_source.md, scripts/bilm_perplexity.py).
 #
 #   nohup bash scripts/train_bundled_bilm.sh pilot > bilm_work/pilot.log 2>&1 &
 #   WINNER=384x256 nohup bash scripts/train_bundled_bilm.sh final > bilm_work/final.log 2>&1 &
@@ -44,6 +45,13 @@ train() {  # train RUN_DIR OPTIONS_FILE OVERRIDES: one pass, resumed when interr
 }
 common='"vocabulary": {"type": "from_files", "directory": "'"$vocabulary"'"}, "trainer.num_epochs": 1'
 
+by_source() {  # by_source RUN_DIR EXPORT_DIR: held-out perplexity per source of the corpus, beside the export
+  local table="$2/perplexity_by_source.md"
+  [ -s "$table" ] && return 0
+  nice -n "${NICE:-10}" .venv/bin/python scripts/bilm_perplexity.py "$1" "$corpus"/heldout_*.txt > "$table.partial"
+  mv "$table.partial" "$table"
+}
+
 case "$step" in
   corpus) ;;
   pilot)
@@ -51,6 +59,7 @@ case "$step" in
     for size in $sizes; do
       BILM_TRAIN_CORPUS="$PWD/$work/pilot_train.txt" train "$work/pilot_$size" "configs/bilm/options_$size.json" "{$common, \"model.num_samples\": 2048}"
       [ -s "$work/export_$size/weights.hdf5" ] || .venv/bin/allennlp export-bilm "$work/pilot_$size/model.tar.gz" "$work/export_$size"
+      by_source "$work/pilot_$size" "$work/export_$size"
     done
     ;;
   final)
@@ -61,6 +70,7 @@ case "$step" in
     from_pilot='"model": {"type": "from_archive", "archive_file": "'"$PWD/$work/pilot_$winner/model.tar.gz"'"}'
     BILM_TRAIN_CORPUS="$PWD/$rest" train "$work/final_$winner" "configs/bilm/options_$winner.json" "{$common, $from_pilot}"
     [ -s "$work/export_final/weights.hdf5" ] || .venv/bin/allennlp export-bilm "$work/final_$winner/model.tar.gz" "$work/export_final"
+    by_source "$work/final_$winner" "$work/export_final"
     ;;
   *) echo "train_bundled_bilm.sh: unknown step $step (corpus, pilot or final)" >&2; exit 2 ;;
 esac
