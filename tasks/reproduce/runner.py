@@ -41,8 +41,9 @@ import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Deque, Dict, Iterable, List, Optional, TextIO
+from typing import Any, Deque, Dict, Iterable, List, Optional, TextIO, Tuple
 
+import numpy
 from allennlp.common.checks import ConfigurationError
 
 from tasks.environment import (
@@ -299,9 +300,11 @@ class Runner:
     def estimate(self, run: RunSpec) -> Optional[float]:
         """
         Seconds `run` may take: the mean of its finished seeds (the same task, config, fraction and
-        epochs) if any; else its task's finished runs' mean time per unit of work (training fraction
-        times epochs), times its own, which is rough (validation and early stopping do not scale so);
-        None before a run of its task has finished.
+        epochs) if any; else, from its task's finished runs, seconds per unit of training work
+        (training fraction times epochs) plus seconds per epoch (validation on the whole dev set,
+        which a small fraction does not shrink), fitted once two shapes of run have finished, or
+        the mean time per unit of work before that; None before a run of its task has finished.
+        Rough either way: early stopping ends runs before their epochs.
         """
         timed = [other for other in self.runs if other.task == run.task and other.name in self.durations]
         seeds = [other for other in timed if _cell(other) == _cell(run)]
@@ -309,6 +312,10 @@ class Runner:
             return statistics.fmean(self.durations[other.name] for other in seeds)
         if not timed:
             return None
+        fitted = _fit_work_and_epochs([(_work(other), _epochs(other), self.durations[other.name]) for other in timed])
+        if fitted is not None:
+            per_unit, per_epoch = fitted
+            return per_unit * _work(run) + per_epoch * _epochs(run)
         per_unit = statistics.fmean(self.durations[other.name] / _work(other) for other in timed)
         return per_unit * _work(run)
 
@@ -773,9 +780,29 @@ def _cell(run: RunSpec) -> tuple:
     return run.task, run.config_name, run.label, run.train_fraction, run.overrides.get("trainer.num_epochs")
 
 
+def _epochs(run: RunSpec) -> float:
+    return float(run.overrides.get("trainer.num_epochs", 1))
+
+
 def _work(run: RunSpec) -> float:
     """A run's training work, for the estimate: its training fraction times its epochs (the config's if not set)."""
-    return run.train_fraction * float(run.overrides.get("trainer.num_epochs", 1))
+    return run.train_fraction * _epochs(run)
+
+
+def _fit_work_and_epochs(timed: List[Tuple[float, float, float]]) -> Optional[Tuple[float, float]]:
+    """
+    Least-squares seconds per unit of work and per epoch from (work, epochs, seconds) of finished
+    runs; None unless two shapes of run (work per epoch) give both as positive numbers.
+    """
+    if len({round(work / epochs, 9) for work, epochs, _ in timed}) < 2:
+        return None
+    solution = numpy.linalg.lstsq(
+        numpy.array([[work, epochs] for work, epochs, _ in timed]),
+        numpy.array([seconds for _, _, seconds in timed]),
+        rcond=None,
+    )[0]
+    per_unit, per_epoch = (float(value) for value in solution)
+    return (per_unit, per_epoch) if per_unit > 0 and per_epoch > 0 else None
 
 
 def _duration(seconds: float) -> str:

@@ -401,7 +401,10 @@ def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan,
 
 
 def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path):
-    """A run's work (training fraction times epochs) scales its task's timed runs; other tasks are not guessed."""
+    """
+    A run's work (training fraction times epochs) scales its task's timed runs, and once two shapes
+    have run, its epochs too (validation); other tasks are not guessed.
+    """
     plan_path = tmp_path / "plan.json"
     plan_path.write_text(
         json.dumps(
@@ -416,6 +419,13 @@ def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path
                         "train_fractions": [0.1],
                         "overrides": {"trainer.num_epochs": 60},
                     },
+                    {
+                        "task": "ner",
+                        "configs": ["baseline"],
+                        "seeds": [1],
+                        "train_fractions": [0.3],
+                        "overrides": {"trainer.num_epochs": 40},
+                    },
                     {"task": "sst", "configs": ["baseline"], "seeds": [1]},
                 ],
             }
@@ -429,13 +439,16 @@ def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path
     assert estimates["ner-baseline-seed2"] == 4000.0
     assert estimates["ner-baseline-fraction0.1-seed1"] == pytest.approx(600.0)  # 60 epochs of a tenth
     assert estimates["sst-baseline-seed1"] is None
+    assert estimates["ner-baseline-fraction0.3-seed1"] == pytest.approx(1200.0)  # 40 epochs of 0.3
     assert runner.progress(states).endswith(
-        "1 done, 0 running, 0 failed, 3 left of 4; about 77 min to go for 2 of them "
+        "1 done, 0 running, 0 failed, 4 left of 5; about 1.6 h to go for 3 of them "
         "(the other 1: tasks with no finished run to time by)"
     )
     # a run whose other seeds have finished takes about as long as they did, whatever the rest took
     runner.durations["ner-baseline-fraction0.1-seed1"] = 2000.0  # mostly validation: 333 s a unit of work
     assert runner.estimate(runner.runs[1]) == 4000.0
+    # two shapes: 40 a + 40 b = 4000 and 6 a + 60 b = 2000 give a = 74.07 s a unit of work, b = 25.93 s an epoch
+    assert runner.estimate(runner.runs[3]) == pytest.approx(12 * 4000 / 54 + 40 * (100 - 4000 / 54))
 
 
 def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
