@@ -129,6 +129,7 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
         "Ours: ELMo − baseline",
         "Reproduced?",
         "Main reason",
+        "Ours with little data (Figure 1)",
     ]
     rows = []
     for task, spec in TASKS.items():
@@ -147,6 +148,7 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
                     _difference_cell(baseline, elmo, split),
                     verdict,
                     reason,
+                    _little_data_cell(groups, task, label, split),
                 ]
             )
     if not rows:
@@ -154,7 +156,9 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
     caption = (
         "Ours: mean ± standard deviation over seeds (n seeds). Reproduced: ELMo above the baseline by more "
         "than the larger of the two seed spreads, as the paper finds for every task; with one seed a side the "
-        "spread is unknown. How each task's setting differs from the paper's: the table of that name below."
+        "spread is unknown. Little data: ELMo − baseline at the smallest part of the training set where both "
+        "have finished runs (the paper's Figure 1: ELMo's gain is largest with little data). How each task's "
+        "setting differs from the paper's: the table of that name below."
     )
     return blocks + [Paragraph(caption), Table(headers, rows)]
 
@@ -183,6 +187,23 @@ def _verdict(baseline: Optional[Group], elmo: Optional[Group], split: str) -> Tu
     if difference < -spread:
         return "no", f"ELMo behind by {-difference:.2f}, beyond the seed spread ({spread:.2f}), with {biLM}"
     return "no", f"{difference:+.2f} is within the seed spread ({spread:.2f}), with {biLM}"
+
+
+def _little_data_cell(groups: Dict[GroupKey, Group], task: str, label: str, split: str) -> str:
+    """ELMo − baseline at the smallest training fraction below 1 where both have finished runs, judged by the spread."""
+    for fraction in sorted({key[3] for key in groups if key[0] == task and key[3] < 1}):
+        baseline = groups.get((task, BASELINE, label, fraction)) or groups.get((task, BASELINE, "", fraction))
+        elmo = groups.get((task, ELMO, label, fraction))
+        base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
+        if not base or not ours:
+            continue
+        difference = statistics.fmean(ours) - statistics.fmean(base)
+        said = f"{difference:+.2f} at {fraction * 100:g}%: {_mean_cell(baseline, split)} → {_mean_cell(elmo, split)}"
+        if len(base) < 2 or len(ours) < 2:
+            return said + ", one seed a side"
+        spread = max(statistics.stdev(base), statistics.stdev(ours))
+        return said + f", {'beyond' if abs(difference) > spread else 'within'} the seed spread ({spread:.2f})"
+    return "—"
 
 
 def _mean_cell(group: Optional[Group], split: str) -> str:

@@ -230,12 +230,12 @@ def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path, monkeypatch)
     drawn = []
     monkeypatch.setattr(plots, "epoch_curves", lambda panel: drawn.append(panel) or "<svg></svg>")
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
-    assert _row(summary, "| NER |").endswith("| no | +1.00 is within the seed spread (1.41), with biLM m/w.hdf5 |")
+    assert _row(summary, "| NER |").endswith("| no | +1.00 is within the seed spread (1.41), with biLM m/w.hdf5 | — |")
     (curves,) = drawn
     colours = {curve.label.rsplit("-seed", 1)[0]: curve.color for curve in curves.curves}
     assert len(set(colours.values())) == 3, colours  # baseline, elmo, elmo-finetuned
     assert _row(summary, "| NER (finetuned) |").endswith(
-        "| no | -1.00 is within the seed spread (1.41), with the plan's biLM fine-tuned on the task's text (§A.1) |"
+        "| no | -1.00 is within the seed spread (1.41), with the plan's biLM fine-tuned on the task's text (§A.1) | — |"
     )
 
 
@@ -308,6 +308,25 @@ def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, m
     assert [plots.is_gap(point) for point in elmo.points] == [False, True, False]
     assert "| NER | elmo | 0.3 | — | F1 (test) | not run: 1 | — |" in text
     assert "| NER | baseline | 0.1 | — | F1 (test) | 52.50 (n=1) | 2/2 |" in text  # best at the last epoch run
+
+
+def test_the_summary_gives_elmos_gain_with_the_least_data_run(tmp_path):
+    """The paper's second claim on the first screen: ELMo − baseline at the smallest part, judged by the spread."""
+    plan_path = tmp_path / "plan.json"
+    experiment = {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1, 2], "train_fractions": [0.01, 0.1, 1]}
+    plan_path.write_text(json.dumps({"name": "little", "experiments": [experiment]}))
+    plan = load_plan(str(plan_path))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    scores = {("baseline", 0.01): [0.60, 0.62], ("elmo", 0.01): [0.70, 0.72], ("baseline", 1.0): [0.9, 0.9]}
+    for run in plan.runs:
+        cell = scores.get((run.config_name, run.train_fraction))
+        if cell is not None or run.config_name == "elmo" and run.train_fraction == 1.0:
+            _write_run(runs_dir, run, "finished", cell[run.seed - 1] if cell else 0.9)
+    summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
+    assert _row(summary, "| NER |").endswith(
+        "| +10.00 at 1%: 61.00 ± 1.41 (n=2) → 71.00 ± 1.41 (n=2), beyond the seed spread (1.41) |"
+    )
 
 
 def test_the_same_runs_give_the_same_figure_files(tmp_path):
