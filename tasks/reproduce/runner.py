@@ -8,6 +8,9 @@ What a run's directory holds decides what happens to it:
 - `model.tar.gz` and `metrics.json`: finished, skipped;
 - a training checkpoint: interrupted (or failed after some epochs), resumed with `--recover` once its
   config.json is checked against the config as it is now (`tasks.reproduce.resume`);
+- a run the plan now gives more epochs (`trainer.num_epochs`, nothing else changed): finished as it
+  is if patience stopped it before its epochs ran out (more would change nothing), else extended:
+  resumed from its last checkpoint for the epochs added, patience and best epoch carried on;
 - anything else (nothing, or an early failure): trained from the start;
 - a finished or resumable run that the plan now describes differently: left alone and reported,
   since neither skipping nor resuming it would give what the plan says;
@@ -78,6 +81,8 @@ MACHINE_KINDS = ("devices", "directory")
 
 FINISHED, RESUME, START, MISSING, CHANGED = "finished", "resume", "start", "config missing", "changed"
 STALE = "inputs changed"  # finished, but an input file's bytes differ from those it was trained with
+EXTEND = "extend"  # resumed from its last checkpoint for the epochs the plan now adds
+EPOCHS_KEY = "trainer.num_epochs"
 # What a run's spec says about the report alone: a plan may change them without a run changing.
 DESCRIPTIVE_FIELDS = ("data", "metric")
 
@@ -95,14 +100,19 @@ def read_json(path: Path) -> Optional[Dict[str, Any]]:
 
 
 def state_of(run: RunSpec, run_dir: Path) -> str:
-    """What the runner will do with `run`: one of FINISHED, RESUME, START, MISSING, CHANGED."""
+    """What the runner will do with `run`: one of FINISHED, RESUME, EXTEND, START, MISSING, CHANGED."""
     info = read_run_info(run_dir)
     if info is None and run_dir.is_dir() and any(run_dir.iterdir()):
         return CHANGED  # not made by the runner: not ours to resume or to empty
     if is_finished(run_dir) or has_checkpoint(run_dir):
-        if info is not None and not same_training(info.get("spec", {}), run.as_json()):
+        trained = info.get("spec", {}) if info is not None else run.as_json()
+        if same_training(trained, run.as_json()):
+            return FINISHED if is_finished(run_dir) else RESUME
+        if not longer_schedule(trained, run.as_json()):
             return CHANGED
-        return FINISHED if is_finished(run_dir) else RESUME
+        if is_finished(run_dir) and stopped_early(run_dir):
+            return FINISHED  # patience ended it before its epochs did: more epochs would change nothing
+        return EXTEND if has_checkpoint(run_dir) else CHANGED
     if not (PROJECT_ROOT / run.config).is_file():
         return MISSING
     return START
@@ -113,6 +123,25 @@ def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
     return {k: v for k, v in first.items() if k not in DESCRIPTIVE_FIELDS} == {
         k: v for k, v in second.items() if k not in DESCRIPTIVE_FIELDS
     }
+
+
+def longer_schedule(trained: Dict[str, Any], planned: Dict[str, Any]) -> bool:
+    """Whether `planned` is the `trained` run given more epochs (`trainer.num_epochs`), and nothing else."""
+    before, after = (spec.get("overrides", {}).get(EPOCHS_KEY) for spec in (trained, planned))
+    if not isinstance(before, int) or not isinstance(after, int) or after <= before:
+        return False
+
+    def without_epochs(spec: Dict[str, Any]) -> Dict[str, Any]:
+        return {**spec, "overrides": {k: v for k, v in spec.get("overrides", {}).items() if k != EPOCHS_KEY}}
+
+    return same_training(without_epochs(trained), without_epochs(planned))
+
+
+def stopped_early(run_dir: Path) -> bool:
+    """Whether a finished run's patience stopped it before its last epoch (metrics.json against config.json)."""
+    last = (read_json(run_dir / "metrics.json") or {}).get("epoch")
+    planned = ((read_json(run_dir / "config.json") or {}).get("trainer") or {}).get("num_epochs")
+    return isinstance(last, int) and isinstance(planned, int) and last + 1 < planned
 
 
 class Runner:
@@ -171,8 +200,8 @@ class Runner:
         for run in self.runs:
             state = self.state(run)
             line = f"{run.name}: {state}"
-            if state in (START, RESUME):
-                line += "\n    " + shell_line(run, self.runs_dir / run.name, recover=state == RESUME)
+            if state in (START, RESUME, EXTEND):
+                line += "\n    " + shell_line(run, self.runs_dir / run.name, recover=state != START)
             if state == STALE:
                 line += "".join(f"\n    {change}" for change in self.changed_inputs(run))
             print(line)
@@ -203,6 +232,15 @@ class Runner:
                 if info and info["spec"] != run.as_json() and same_training(info["spec"], run.as_json()):
                     info["spec"] = run.as_json()  # the plan describes it anew: the report follows
                     _write_json(self.runs_dir / run.name / RUN_INFO, info)
+                elif (
+                    info
+                    and longer_schedule(info["spec"], run.as_json())
+                    and state_of(run, self.runs_dir / run.name) == FINISHED
+                ):
+                    before, after = info["spec"]["overrides"][EPOCHS_KEY], run.overrides[EPOCHS_KEY]
+                    info["spec"] = run.as_json()  # stopped by patience: the longer schedule's run too
+                    info["schedule"] = f"planned for {before} epochs, stopped by patience; {after} planned now"
+                    _write_json(self.runs_dir / run.name / RUN_INFO, info)
                 if info and info.get("status") == FINISHED and is_finished(self.runs_dir / run.name):
                     self.durations[run.name] = info.get("wall_seconds") or 0.0
             states = self.states()
@@ -232,7 +270,7 @@ class Runner:
             unbuilt = {bilm.name for bilm in self.bilms if not self._build_bilm(bilm)}
             queue = []
             for run in self.runs:
-                if states[run.name] not in (START, RESUME):
+                if states[run.name] not in (START, RESUME, EXTEND):
                     continue
                 if run.finetuned_bilm in unbuilt:
                     logger.error(
@@ -249,7 +287,7 @@ class Runner:
                 for run in queue:
                     states[run.name] = "running"
                     logger.info("%s | next: %s", self.progress(states), run.name)
-                    states[run.name] = self._run_one(run, resume=state_of(run, self.runs_dir / run.name) == RESUME)
+                    states[run.name] = self._run_one(run, resume=state_of(run, self.runs_dir / run.name) != START)
             else:
                 self._run_in_parallel(queue, states)
             logger.info("%s | plan %s done", self.progress(states), self.plan.name)
@@ -269,7 +307,7 @@ class Runner:
                         run = queue.pop(0)
                         states[run.name] = "running"
                         logger.info("%s | next: %s", self.progress(states), run.name)
-                        resume = state_of(run, self.runs_dir / run.name) == RESUME
+                        resume = state_of(run, self.runs_dir / run.name) != START
                         going[pool.submit(self._run_one, run, resume)] = run
                     done, _ = concurrent.futures.wait(going, timeout=1.0, return_when="FIRST_COMPLETED")
                     for future in done:
@@ -281,14 +319,14 @@ class Runner:
 
     def progress(self, states: Dict[str, str]) -> str:
         counts = collections.Counter(states.values())
-        left = counts[START] + counts[RESUME]
+        left = counts[START] + counts[RESUME] + counts[EXTEND]
         line = (
             f"[reproduce] {counts[FINISHED]} done, {counts['running']} running, {counts['failed']} failed, "
             f"{left} left of {len(states)}"
         )
         if counts[MISSING] or counts[CHANGED] or counts[STALE]:
             line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed, {counts[STALE]} inputs changed)"
-        pending = [run for run in self.runs if states.get(run.name) in (START, RESUME, "running")]
+        pending = [run for run in self.runs if states.get(run.name) in (START, RESUME, EXTEND, "running")]
         estimates = [self.estimate(run) for run in pending]
         timed = [seconds for seconds in estimates if seconds is not None]
         if timed:
@@ -338,7 +376,9 @@ class Runner:
         if not resume and run_dir.exists():
             shutil.rmtree(run_dir)  # an early failure's record (state_of leaves others alone)
         info = self._describe(run, resume)
-        if same_training(previous.get("spec", {}), info["spec"]):
+        if same_training(previous.get("spec", {}), info["spec"]) or longer_schedule(
+            previous.get("spec", {}), info["spec"]
+        ):
             info["attempts"] = previous.get("attempts", [])
         attempt = {"started": now(), "recover": resume, "hardware": hardware(), "git": git_state()}
         info["attempts"].append(attempt)
@@ -402,37 +442,45 @@ class Runner:
         self, run: RunSpec, run_dir: Path, previous: Dict[str, Any], attempt: Dict[str, Any], console: "_Console"
     ) -> Optional[str]:
         """
-        Adopts the values of the run's config.json that only moved (`tasks.reproduce.resume`); says why
-        the run cannot resume when others changed, else None.
+        Adopts the values of the run's config.json that only moved (`tasks.reproduce.resume`) and the
+        epochs the plan adds to an extended run; says why the run cannot resume when others changed, or
+        when an input file holds other bytes than the checkpoint was trained with, else None.
         """
         effective = with_defaults(self.environment(run))
         differences = config_differences(PROJECT_ROOT / run.config, run.overrides, effective, run_dir / "config.json")
-        if not differences:
-            # the same paths, other bytes (a file replaced in place)
-            changes = _changes(
-                previous.get("inputs", {}), self._inputs(run.task, run.environment, self.environment(run))
-            )
-            if changes:
-                return (
-                    f"{run.name} cannot resume: its checkpoint was trained with other input bytes than the files "
-                    f"hold now ({'; '.join(changes)}). Restore them, or remove {run_dir} to train the run again."
-                )
-            return None
+        extended = longer_schedule(previous.get("spec", {}), run.as_json())
+        epochs = [difference for difference in differences or [] if extended and difference.key == EPOCHS_KEY]
 
         def sha256_of(path: str) -> Optional[str]:
             return self.files.identify(path)["sha256"] if Path(path).is_file() else None
 
-        moved, changed = sort_differences(differences, previous, effective, sha256_of, MACHINE_KINDS)
+        others = [difference for difference in differences or [] if difference not in epochs]
+        moved, changed = sort_differences(others, previous, effective, sha256_of, MACHINE_KINDS)
         if changed:
             return (
                 f"{run.name} cannot resume: its config now differs from the one its checkpoint was trained with "
                 f"({'; '.join(map(str, changed))}). Restore it, or remove {run_dir} to train the run again."
             )
-        adopt(run_dir / "config.json", moved)
-        attempt["moved"] = {difference.key: {"from": difference.trained, "to": difference.now} for difference in moved}
-        for difference in moved:
-            console.write(f"config.json: {difference.key} now names {difference.now!r} (moved, same content)\n")
-        logger.info("%s resumes with %d moved file(s) or folder(s) in its config.json", run.name, len(moved))
+        # the same paths, other bytes (a file replaced in place)
+        changes = _changes(previous.get("inputs", {}), self._inputs(run.task, run.environment, self.environment(run)))
+        if changes:
+            return (
+                f"{run.name} cannot resume: its checkpoint was trained with other input bytes than the files "
+                f"hold now ({'; '.join(changes)}). Restore them, or remove {run_dir} to train the run again."
+            )
+        if moved or epochs:
+            adopt(run_dir / "config.json", moved + epochs)
+        if moved:
+            attempt["moved"] = {
+                difference.key: {"from": difference.trained, "to": difference.now} for difference in moved
+            }
+            for difference in moved:
+                console.write(f"config.json: {difference.key} now names {difference.now!r} (moved, same content)\n")
+            logger.info("%s resumes with %d moved file(s) or folder(s) in its config.json", run.name, len(moved))
+        for difference in epochs:
+            attempt["extended"] = {"from": difference.trained, "to": difference.now}
+            console.write(f"config.json: {EPOCHS_KEY} {difference.trained} -> {difference.now} (extended)\n")
+            logger.info("%s goes on from its last checkpoint to %d epochs", run.name, difference.now)
         return None
 
     def _refuse(

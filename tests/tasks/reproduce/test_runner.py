@@ -20,6 +20,7 @@ from tasks.reproduce.plan import load_plan
 from tasks.reproduce.report import build_report
 from tasks.reproduce.runner import (
     CHANGED,
+    EXTEND,
     FINISHED,
     MISSING,
     RESUME,
@@ -165,6 +166,16 @@ def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path)
     assert state_of(run, run_dir) == FINISHED
     assert state_of(run._replace(seed=8), run_dir) == CHANGED  # the plan now says otherwise
     assert state_of(run._replace(data="described anew"), run_dir) == FINISHED  # words only: same run
+    # more epochs: patience had stopped it (epoch 4 of 6), so the longer schedule's run is this one...
+    (run_dir / "config.json").write_text(json.dumps({"trainer": {"num_epochs": EPOCHS}}))
+    (run_dir / "metrics.json").write_text(json.dumps({"epoch": 3}))
+    longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 4})
+    assert state_of(longer, run_dir) == FINISHED
+    # ...its epochs ran out: it goes on from its last checkpoint; fewer epochs is another run
+    (run_dir / "metrics.json").write_text(json.dumps({"epoch": EPOCHS - 1}))
+    assert state_of(longer, run_dir) == EXTEND
+    assert state_of(run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS - 1}), run_dir) == CHANGED
+    assert state_of(longer._replace(seed=8), run_dir) == CHANGED
 
 
 def _one_elmo_run_plan(tmp_path, tiny_conll, weights, finetune=False):
@@ -398,6 +409,43 @@ def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan,
     resumed = json.loads((run_dir / "config.json").read_text())["model"]["text_field_embedder"]
     assert resumed["token_embedders"]["elmo"]["weight_file"] == str(tiny_elmo[1])
     assert "Recovering from prior training" in (run_dir / "console.log").read_text()
+
+
+def test_a_run_given_more_epochs_goes_on_from_its_last_checkpoint(plan, tmp_path):
+    """The plan raises trainer.num_epochs of a run whose epochs ran out: trained on, not again."""
+    runs_dir, run = tmp_path / "runs", plan.runs[1]
+    run_dir = runs_dir / run.name
+    assert Runner(plan, runs_dir, only=[run.name]).run() == 0
+    first = json.loads((run_dir / "metrics.json").read_text())
+    assert first["epoch"] == EPOCHS - 1
+    epoch_0 = (run_dir / "metrics_epoch_0.json").stat().st_mtime_ns
+
+    longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 2})
+    runner = Runner(plan._replace(runs=[longer]), runs_dir)
+    assert runner.states() == {run.name: EXTEND}
+    assert runner.run() == 0
+    info = json.loads((run_dir / "run_info.json").read_text())
+    assert info["status"] == FINISHED and info["spec"]["overrides"]["trainer.num_epochs"] == EPOCHS + 2
+    assert [attempt["recover"] for attempt in info["attempts"]] == [False, True]
+    assert info["attempts"][-1]["extended"] == {"from": EPOCHS, "to": EPOCHS + 2}
+    assert json.loads((run_dir / "metrics.json").read_text())["epoch"] == EPOCHS + 1
+    assert json.loads((run_dir / "config.json").read_text())["trainer"]["num_epochs"] == EPOCHS + 2
+    assert (run_dir / "metrics_epoch_0.json").stat().st_mtime_ns == epoch_0  # not trained again
+    assert f"Epoch {EPOCHS}/{EPOCHS + 1}" in (run_dir / "console.log").read_text().split("resuming: ")[1]
+    assert Runner(plan._replace(runs=[longer]), runs_dir).states() == {run.name: FINISHED}
+
+
+def test_a_run_patience_stopped_is_the_longer_schedules_run_too(plan, tmp_path):
+    runs_dir, run = tmp_path / "runs", plan.runs[1]
+    longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 4})
+    runner = Runner(plan._replace(runs=[longer]), runs_dir)
+    _finish_as_recorded(runner, run)  # trained for at most EPOCHS epochs, stopped after 4
+    (runs_dir / run.name / "config.json").write_text(json.dumps({"trainer": {"num_epochs": EPOCHS}}))
+    (runs_dir / run.name / "metrics.json").write_text(json.dumps({"epoch": 3}))
+    assert runner.run() == 0
+    info = json.loads((runs_dir / run.name / "run_info.json").read_text())
+    assert info["spec"] == longer.as_json() and not info.get("attempts")
+    assert info["schedule"] == f"planned for {EPOCHS} epochs, stopped by patience; {EPOCHS + 4} planned now"
 
 
 def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path):
