@@ -1,6 +1,7 @@
 """
-Held-out perplexity of a trained biLM (an `allennlp train configs/bilm_pretrain.jsonnet` archive, or a
-run folder with model.tar.gz) on one or more text files, one row per file: the per-source figures of
+Held-out perplexity of a trained biLM (an `allennlp train configs/bilm_pretrain.jsonnet` archive, a
+run folder with model.tar.gz, or a checkpoint's folder of config.json, vocabulary/ and weights.th) on
+one or more text files, one row per file: the per-source figures of
 bundled/bilm/MODEL_CARD.md.
 
     python scripts/bilm_perplexity.py bilm_work/final_384x256/model.tar.gz bilm_work/corpus_mixed/heldout_*.txt
@@ -45,12 +46,14 @@ def perplexity_of(model, path: Path, max_streams: int, unroll_steps: int) -> Dic
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("archive", help="model.tar.gz of a biLM training run, or its run folder")
+    parser.add_argument("archive", help="model.tar.gz of a biLM training run, its run folder, or a checkpoint's folder")
     parser.add_argument("files", nargs="+", type=Path, help="held-out text, one sentence per line")
     parser.add_argument("--streams", type=int, default=64, help="streams per batch for large files (default 64)")
     args = parser.parse_args()
     archive = Path(args.archive)
-    loaded = load_archive(str(archive / "model.tar.gz" if archive.is_dir() else archive), cuda_device=-1)
+    if (archive / "model.tar.gz").is_file():
+        archive = archive / "model.tar.gz"  # a training run's folder
+    loaded = load_archive(str(archive), cuda_device=-1)  # or a folder of config.json, weights.th and vocabulary
     model = loaded.model
     model.eval()
     unroll_steps = loaded.config["dataset_reader"].get("unroll_steps", 20)

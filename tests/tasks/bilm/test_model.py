@@ -1,6 +1,7 @@
 """The trainable biLM: the original weight format both ways, pretraining, and what it refuses."""
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -130,6 +131,15 @@ def test_pretraining_config_lowers_perplexity_and_exports(tmp_path, monkeypatch)
     assert int(tokens) == 100  # 12 sentences, 104 tokens with boundaries: 1 stream of 10 windows of 10
     assert float(perplexity) == pytest.approx(last["validation_perplexity"], rel=0.25)
     assert float(perplexity) < 0.9 * first["validation_perplexity"]
+    # a checkpoint's folder (config, vocabulary, weights), as the model card exports one: the same model here
+    snapshot = tmp_path / "snapshot"
+    snapshot.mkdir()
+    shutil.copy(run / "config.json", snapshot)
+    shutil.copytree(run / "vocabulary", snapshot / "vocabulary")
+    (snapshot / "weights.th").symlink_to(run / "best.th")
+    script[2] = str(snapshot)
+    table = subprocess.run(script, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert [line for line in table.splitlines() if line.startswith("| heldout.txt")] == [row]
 
 
 def test_batches_out_of_stream_order_are_refused(random_bilm):
