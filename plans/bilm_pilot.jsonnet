@@ -6,10 +6,13 @@
 //   BILM_WORK=bilm_work allennlp reproduce plans/bilm_pilot.jsonnet
 //
 // BILM_WORK holds export_<size>/{options.json,weights.hdf5}, the pilot biLMs, each pretrained for
-// one pass over the same 2.16M tokens of the mixed corpus (scripts/prepare_lm_corpus.py --sources ...).
+// one pass over the same 2.16M tokens of the mixed corpus (scripts/prepare_lm_corpus.py --sources ...),
+// and export_b<update>, checkpoints of the winner's long run judged the same way, each exported by
+// `WINNER=384x256 bash scripts/train_bundled_bilm.sh checkpoint` while that run trains.
 local shared = std.extVar('SHARED_DATA_DIR');
 local work = std.extVar('BILM_WORK');
 local sizes = ['768x128', '384x256'];
+local checkpoints = ['b2694', 'b3312'];  // updates of the long run (4,530 and 5,148 since the 384x256 pilot began)
 
 local ner = {
   task: 'ner',
@@ -40,5 +43,15 @@ local ner = {
       },
     }
     for size in sizes
+  ] + [
+    ner {
+      configs: ['elmo'],
+      label: checkpoint,
+      environment+: {
+        ELMO_OPTIONS_FILE: work + '/export_' + checkpoint + '/options.json',
+        ELMO_WEIGHT_FILE: work + '/export_' + checkpoint + '/weights.hdf5',
+      },
+    }
+    for checkpoint in checkpoints
   ],
 }

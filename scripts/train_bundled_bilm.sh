@@ -8,6 +8,8 @@
 #      `BILM_WORK=WORK allennlp reproduce plans/bilm_pilot.jsonnet` judges them by NER dev F1;
 #   3. the winner (WINNER, one of SIZES) goes on from its pilot model over the rest of the corpus,
 #      REST_LINES lines of it (default all), and is exported to WORK/export_final.
+#   4. (while 3 trains) `checkpoint` exports its latest checkpoint (one pass: named by its update) to
+#      WORK/export_b<update>, with its perplexity on the held-out sample, to judge it as the pilot was.
 # Each export gets its held-out perplexity per source (perplexity_by_source.md, scripts/bilm_perplexity.py).
 #
 #   nohup bash scripts/train_bundled_bilm.sh pilot > bilm_work/pilot.log 2>&1 &
@@ -18,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step="${1:?usage: train_bundled_bilm.sh corpus|pilot|final}"
+step="${1:?usage: train_bundled_bilm.sh corpus|pilot|final|checkpoint}"
 work="${WORK:-bilm_work}"
 sizes="${SIZES:-768x128 384x256}"
 pilot_lines="${PILOT_LINES:-100000}"
@@ -72,5 +74,20 @@ case "$step" in
     [ -s "$work/export_final/weights.hdf5" ] || .venv/bin/allennlp export-bilm "$work/final_$winner/model.tar.gz" "$work/export_final"
     by_source "$work/final_$winner" "$work/export_final"
     ;;
-  *) echo "train_bundled_bilm.sh: unknown step $step (corpus, pilot or final)" >&2; exit 2 ;;
+  checkpoint)
+    winner="${WINNER:?set WINNER to the pilot size that added most to NER}"
+    run="$work/final_$winner"
+    latest="$(ls -t "$run"/model_state_e*_b*.th 2>/dev/null | head -n 1)"
+    [ -n "$latest" ] || { echo "train_bundled_bilm.sh: no checkpoint in $run yet" >&2; exit 1; }
+    update="${latest##*_b}"; update="${update%.th}"
+    snapshot="$work/snapshot_b$update" export="$work/export_b$update"
+    mkdir -p "$snapshot"
+    cp -r "$run/config.json" "$run/vocabulary" "$snapshot/"
+    ln -sfn "$(realpath "$latest")" "$snapshot/weights.th"
+    [ -s "$export/weights.hdf5" ] || .venv/bin/allennlp export-bilm "$snapshot" "$export"
+    [ -s "$export/perplexity_heldout_sample.md" ] || nice -n "${NICE:-10}" .venv/bin/python scripts/bilm_perplexity.py \
+      "$snapshot" "$BILM_HELDOUT_CORPUS" > "$export/perplexity_heldout_sample.md"
+    cat "$export/perplexity_heldout_sample.md"
+    ;;
+  *) echo "train_bundled_bilm.sh: unknown step $step (corpus, pilot, final or checkpoint)" >&2; exit 2 ;;
 esac
