@@ -53,5 +53,21 @@ local ner = {
       },
     }
     for checkpoint in checkpoints
+  ] + [
+    // Two ways ELMo could enter the tagger otherwise (the paper, §3.2: layer normalisation of each
+    // biLM layer; "a moderate amount of dropout"), with the pilot 384x256 biLM.
+    ner {
+      configs: ['elmo'],
+      label: variant.label,
+      overrides+: { ['model.text_field_embedder.token_embedders.elmo.' + variant.key]: variant.value },
+      environment+: {
+        ELMO_OPTIONS_FILE: work + '/export_384x256/options.json',
+        ELMO_WEIGHT_FILE: work + '/export_384x256/weights.hdf5',
+      },
+    }
+    for variant in [
+      { label: 'layernorm', key: 'do_layer_norm', value: true },
+      { label: 'dropout', key: 'dropout', value: 0.5 },
+    ]
   ],
 }

@@ -201,12 +201,17 @@ def test_the_final_bilm_plan_shares_its_baseline_runs_with_the_cpu_plan_and_read
         "ner-elmo-final-finetuned-seed2",
         "ner-elmo-final-seed1",
         "ner-elmo-final-seed2",
+        "ner-elmo-final_dropout-seed1",
+        "ner-elmo-final_dropout-seed2",
     ]
     for seed in (1, 2):  # the same run: a finished one is copied from one runs folder to the other
         assert runs[f"ner-baseline-seed{seed}"].as_json() == cpu[f"ner-baseline-seed{seed}"].as_json()
     for name in ("ner-elmo-final-seed1", "ner-elmo-final-finetuned-seed2"):
         assert runs[name].environment["ELMO_WEIGHT_FILE"] == "/work/bilm/export_final/weights.hdf5"
         assert runs[name].overrides["trainer.num_epochs"] == cpu["ner-elmo-seed1"].overrides["trainer.num_epochs"]
+    assert (
+        runs["ner-elmo-final_dropout-seed2"].overrides["model.text_field_embedder.token_embedders.elmo.dropout"] == 0.5
+    )
     [bilm] = final.bilms
     assert bilm.environment["ELMO_OPTIONS_FILE"] == "/work/bilm/export_final/options.json"
     assert runs["ner-elmo-final-finetuned-seed1"].finetuned_bilm == bilm.name
