@@ -825,11 +825,11 @@ def _matches(name: str, pattern: str) -> bool:
 
 def _cell(run: RunSpec) -> tuple:
     """What a run's seeds share: they take about as long."""
-    return run.task, run.config_name, run.label, run.train_fraction, run.overrides.get("trainer.num_epochs")
+    return run.task, run.config_name, run.label, run.train_fraction, run.overrides.get(EPOCHS_KEY)
 
 
 def _epochs(run: RunSpec) -> float:
-    return float(run.overrides.get("trainer.num_epochs", 1))
+    return float(run.overrides.get(EPOCHS_KEY, 1))
 
 
 def _work(run: RunSpec) -> float:
