@@ -28,46 +28,33 @@ local ner = {
   },
 };
 
+// ELMo with the biLM exported to BILM_WORK/export_<name>, its runs labelled `label`.
+local with_biLM(name, label) = ner {
+  configs: ['elmo'],
+  label: label,
+  environment+: {
+    ELMO_OPTIONS_FILE: work + '/export_' + name + '/options.json',
+    ELMO_WEIGHT_FILE: work + '/export_' + name + '/weights.hdf5',
+  },
+};
+
 {
   name: 'bilm_pilot',
   description: 'Which pilot biLM adds most to NER with GloVe, on 3,000 CoNLL-2003 sentences, by dev F1.',
   environment: {},
   // The biLM bundled before this pilot (10.8M token positions of novels) as a reference.
-  experiments: [ner { configs: ['baseline'] }, ner { configs: ['elmo'], label: 'bundled' }] + [
-    ner {
-      configs: ['elmo'],
-      label: 'b' + size,
-      environment+: {
-        ELMO_OPTIONS_FILE: work + '/export_' + size + '/options.json',
-        ELMO_WEIGHT_FILE: work + '/export_' + size + '/weights.hdf5',
-      },
-    }
-    for size in sizes
-  ] + [
-    ner {
-      configs: ['elmo'],
-      label: checkpoint,
-      environment+: {
-        ELMO_OPTIONS_FILE: work + '/export_' + checkpoint + '/options.json',
-        ELMO_WEIGHT_FILE: work + '/export_' + checkpoint + '/weights.hdf5',
-      },
-    }
-    for checkpoint in checkpoints
-  ] + [
-    // Two ways ELMo could enter the tagger otherwise (the paper, §3.2: layer normalisation of each
-    // biLM layer; "a moderate amount of dropout"), with the pilot 384x256 biLM.
-    ner {
-      configs: ['elmo'],
-      label: variant.label,
-      overrides+: { ['model.text_field_embedder.token_embedders.elmo.' + variant.key]: variant.value },
-      environment+: {
-        ELMO_OPTIONS_FILE: work + '/export_384x256/options.json',
-        ELMO_WEIGHT_FILE: work + '/export_384x256/weights.hdf5',
-      },
-    }
-    for variant in [
-      { label: 'layernorm', key: 'do_layer_norm', value: true },
-      { label: 'dropout', key: 'dropout', value: 0.5 },
-    ]
-  ],
+  experiments: [ner { configs: ['baseline'] }, ner { configs: ['elmo'], label: 'bundled' }]
+               + [with_biLM(size, 'b' + size) for size in sizes]
+               + [with_biLM(checkpoint, checkpoint) for checkpoint in checkpoints]
+               + [
+                 // Two ways ELMo could enter the tagger otherwise (the paper, §3.2: layer normalisation of
+                 // each biLM layer; "a moderate amount of dropout"), with the pilot 384x256 biLM.
+                 with_biLM('384x256', variant.label) {
+                   overrides+: { ['model.text_field_embedder.token_embedders.elmo.' + variant.key]: variant.value },
+                 }
+                 for variant in [
+                   { label: 'layernorm', key: 'do_layer_norm', value: true },
+                   { label: 'dropout', key: 'dropout', value: 0.5 },
+                 ]
+               ],
 }
