@@ -104,7 +104,27 @@ def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -
         f"{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "
         f"Runs: {planned} planned, {counts['finished']} finished, {counts['failed']} failed, "
         f"{counts['interrupted'] + counts['incomplete']} interrupted or incomplete, "
-        f"{max(0, planned - len(runs))} not run. Paper numbers: {paper.SOURCE}."
+        f"{max(0, planned - len(runs))} not run{_time_spent(runs)}. Paper numbers: {paper.SOURCE}."
+    )
+
+
+def _time_spent(runs: Sequence[RunResult]) -> str:
+    """The wall time of every attempt of every run, summed: what the plan has cost so far."""
+    seconds = sum(run.info.get("wall_seconds") or 0.0 for run in runs)
+    if not seconds:
+        return ""
+    threads = sorted(
+        {
+            attempt.get("omp_num_threads") or "torch's default"
+            for run in runs
+            for attempt in run.info.get("attempts", [])
+            if "omp_num_threads" in attempt
+        }
+    )
+    recorded = f"OMP_NUM_THREADS {' or '.join(threads)} where recorded; " if threads else ""
+    return (
+        f"; training so far {seconds / 3600:.1f} hours of wall time, every attempt of every run summed "
+        f"({recorded}runs side by side share the machine's cores)"
     )
 
 

@@ -380,7 +380,14 @@ class Runner:
             previous.get("spec", {}), info["spec"]
         ):
             info["attempts"] = previous.get("attempts", [])
-        attempt = {"started": now(), "recover": resume, "hardware": hardware(), "git": git_state()}
+        environment = self._threads(self.environment(run))
+        attempt = {
+            "started": now(),
+            "recover": resume,
+            "hardware": hardware(),
+            "omp_num_threads": environment.get("OMP_NUM_THREADS"),  # None: torch's default, one per core
+            "git": git_state(),
+        }
         info["attempts"].append(attempt)
         started = time.monotonic()
         console = _Console(run_dir)
@@ -400,7 +407,7 @@ class Runner:
 
         process, interrupted = _supervise(
             info["command"],
-            self._threads(self.environment(run)),
+            environment,
             console,
             record_once_started,
             f"Interrupted: stopping {run.name} (its best epoch so far is archived; rerun to resume)",
@@ -536,7 +543,12 @@ class Runner:
             status="running",
             inputs=self._inputs(bilm.task, bilm.environment, child_environment(bilm.environment)),
         )
-        attempt = {"started": now(), "hardware": hardware(), "git": git_state()}
+        attempt = {
+            "started": now(),
+            "hardware": hardware(),
+            "omp_num_threads": child_environment(bilm.environment).get("OMP_NUM_THREADS"),
+            "git": git_state(),
+        }
         info.setdefault("attempts", []).append(attempt)
         _write_json(directory / BILM_INFO, info)
         logger.info("biLM %s: fine-tuning on the %s training text (%s)", bilm.name, bilm.task, info["shell"])

@@ -60,7 +60,7 @@ def _write_run(runs_dir, spec, status, score=None):
         "config_values": {"trainer.num_epochs": {"config": 75, "run": 2}} if spec.task == "ner" else {},
         "hardware": {"cpu": "Test CPU", "cpu_cores_usable": 2, "gpus": [], "load_average_1min": 1.5},
         "git": {"commit": "0123456789abcdef", "dirty": False},
-        "attempts": [],
+        "attempts": [{"seconds": 125.0, "omp_num_threads": "1"}],
     }
     if status == "failed":
         info["error"] = {
@@ -119,6 +119,8 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
 
     markdown, html = build_report(runs_dir, tmp_path / "report")
     text = markdown.read_text()
+    # What the runs cost: 9 runs of 125 s each, one thread
+    assert "training so far 0.3 hours of wall time, every attempt of every run summed (OMP_NUM_THREADS 1" in text
     # The first screen: one line per task, the verdict against the seed spread.
     summary = _section(text, "Summary")
     ner = _row(summary, "| NER |")

@@ -120,6 +120,7 @@ def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skippe
     info = json.loads((good / "run_info.json").read_text())
     assert info["status"] == "finished" and [a["recover"] for a in info["attempts"]] == [False, True]
     assert info["attempts"][0]["status"] == "interrupted" and info["attempts"][1]["exit_code"] == 0
+    assert {attempt["omp_num_threads"] for attempt in info["attempts"]} == {os.environ.get("OMP_NUM_THREADS")}
     resumed = (good / "console.log").read_text().split("resuming: ")[1]
     assert "Recovering from prior training" in resumed and f"Epoch {EPOCHS - 1}/{EPOCHS - 1}" in resumed
     # The first epoch was not trained again: its metrics file is the first attempt's.
