@@ -533,7 +533,7 @@ class Runner:
                 "biLM %s: %s was made otherwise than the plan says; remove it to build it again", bilm.name, directory
             )
             return False
-        command = bilm_command(bilm, directory)
+        command, environment = bilm_command(bilm, directory), child_environment(bilm.environment)
         info.update(
             name=bilm.name,
             plan=self.plan.name,
@@ -541,12 +541,12 @@ class Runner:
             command=command,
             shell=bilm_shell_line(bilm, self.runs_dir),
             status="running",
-            inputs=self._inputs(bilm.task, bilm.environment, child_environment(bilm.environment)),
+            inputs=self._inputs(bilm.task, bilm.environment, environment),
         )
         attempt = {
             "started": now(),
             "hardware": hardware(),
-            "omp_num_threads": child_environment(bilm.environment).get("OMP_NUM_THREADS"),
+            "omp_num_threads": environment.get("OMP_NUM_THREADS"),
             "git": git_state(),
         }
         info.setdefault("attempts", []).append(attempt)
@@ -557,7 +557,7 @@ class Runner:
         console.write(f"=== {attempt['started']}: {info['shell']}\n")
         process, interrupted = _supervise(
             command,
-            child_environment(bilm.environment),
+            environment,
             console,
             lambda: None,
             f"Interrupted: stopping the fine-tuning of biLM {bilm.name} (rerun to resume)",
