@@ -163,7 +163,12 @@ def apply_defaults(environment: MutableMapping[str, str] = os.environ) -> None:
             environment.update(word_vectors_variables(name, environment[name]))
     logger.info(where_configs_train(environment["DEVICES"], set_by_user="DEVICES" not in defaulted))
     if "ELMO_WEIGHT_FILE" in defaulted:
-        logger.info("ELMo: the bundled biLM in %s (%s)", BUNDLED_BILM, bundled_bilm_description())
+        logger.info(
+            "ELMo, where ELMO_OPTIONS_FILE and ELMO_WEIGHT_FILE are not set (a plan may set them per run): "
+            "the bundled biLM in %s (%s)",
+            BUNDLED_BILM,
+            bundled_bilm_description(),
+        )
 
 
 def check_pairs(environment: Mapping[str, str] = os.environ) -> None:

@@ -330,7 +330,10 @@ class Runner:
         estimates = [self.estimate(run) for run in pending]
         timed = [seconds for seconds in estimates if seconds is not None]
         if timed:
-            line += f"; about {_duration(sum(timed))} to go for {len(timed)} of them"
+            # Runs side by side share the wall clock: the sum over `parallel`, roughly.
+            line += f"; about {_duration(sum(timed) / self.parallel)} to go for {len(timed)} of them"
+            if self.parallel > 1:
+                line += f", {self.parallel} at a time"
             if len(timed) < len(pending):
                 line += f" (the other {len(pending) - len(timed)}: tasks with no finished run to time by)"
         return line
@@ -392,6 +395,7 @@ class Runner:
         started = time.monotonic()
         console = _Console(run_dir)
         console.write(f"=== {attempt['started']} {'resuming' if resume else 'starting'}: {info['shell']}\n")
+        logger.info("%s %s: %s", run.name, "resumes" if resume else "starts", info["shell"])
         refusal = self._prepare_resume(run, run_dir, previous, attempt, console) if resume else None
         if refusal is not None:
             # What the checkpoint was trained with stays on record, for the resume that follows a fix.

@@ -493,6 +493,10 @@ def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path
         "1 done, 0 running, 0 failed, 4 left of 5; about 1.6 h to go for 3 of them "
         "(the other 1: tasks with no finished run to time by)"
     )
+    # runs side by side share the wall clock
+    runner.parallel = 2
+    assert "; about 48 min to go for 3 of them, 2 at a time (the other 1" in runner.progress(states)
+    runner.parallel = 1
     # a run whose other seeds have finished takes about as long as they did, whatever the rest took
     runner.durations["ner-baseline-fraction0.1-seed1"] = 2000.0  # mostly validation: 333 s a unit of work
     assert runner.estimate(runner.runs[1]) == 4000.0
