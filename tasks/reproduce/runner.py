@@ -34,6 +34,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -85,6 +86,9 @@ EXTEND = "extend"  # resumed from its last checkpoint for the epochs the plan no
 EPOCHS_KEY = "trainer.num_epochs"
 # What a run's spec says about the report alone: a plan may change them without a run changing.
 DESCRIPTIVE_FIELDS = ("data", "metric")
+
+
+LOGGED_TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}),\d{3} - ")  # a Python log line's start
 
 
 def now() -> str:
@@ -229,6 +233,9 @@ class Runner:
             self._record_plan()
             for run in self.runs:
                 info = read_run_info(self.runs_dir / run.name)
+                if info and close_unrecorded_attempts(info, self.runs_dir / run.name):
+                    info = _with_totals(info)
+                    _write_json(self.runs_dir / run.name / RUN_INFO, info)
                 if info and info["spec"] != run.as_json() and same_training(info["spec"], run.as_json()):
                     info["spec"] = run.as_json()  # the plan describes it anew: the report follows
                     _write_json(self.runs_dir / run.name / RUN_INFO, info)
@@ -532,6 +539,7 @@ class Runner:
             return not changes
         directory.mkdir(parents=True, exist_ok=True)
         info = read_json(directory / BILM_INFO) or {}
+        close_unrecorded_attempts(info, directory)
         if info.get("spec") not in (None, bilm.as_json()):
             logger.error(
                 "biLM %s: %s was made otherwise than the plan says; remove it to build it again", bilm.name, directory
@@ -812,6 +820,45 @@ class _Console:
             self._file.writelines(self._pending)
             self._pending.clear()
             self._file.close()
+
+
+def close_unrecorded_attempts(info: Dict[str, Any], run_dir: Path) -> bool:
+    """
+    Gives each attempt with no recorded end (its runner was killed, so nothing wrote one) the time
+    of the last line its training logged in console.log, so the wall time summed over attempts
+    counts it; returns whether any attempt changed.
+    """
+    open_attempts = [attempt for attempt in info.get("attempts", []) if "ended" not in attempt]
+    if not open_attempts or not (run_dir / CONSOLE_LOG).is_file():
+        return False
+    last_logged = _last_logged_time_per_attempt((run_dir / CONSOLE_LOG).read_text(encoding="utf-8", errors="replace"))
+    for attempt in open_attempts:
+        ended = last_logged.get(attempt["started"])
+        started = datetime.fromisoformat(attempt["started"])
+        attempt["status"] = "killed"
+        if ended is not None and ended >= started:
+            attempt.update(
+                ended=ended.isoformat(timespec="seconds"),
+                seconds=round((ended - started).total_seconds(), 1),
+                ended_from="the last time logged in console.log (the runner was killed before it recorded the end)",
+            )
+    return True
+
+
+def _last_logged_time_per_attempt(console: str) -> Dict[str, datetime]:
+    """For each attempt's section of a console.log (headed `=== <start> ...`), its last logged time, in UTC."""
+    last: Dict[str, datetime] = {}
+    attempt = None
+    for line in console.replace("\r", "\n").split("\n"):
+        if line.startswith("=== "):
+            # a run's header is `=== <start> resuming: ...`, a biLM's `=== <start>: ...`
+            attempt = line[4:].split(" ", 1)[0].rstrip(":")
+            continue
+        match = LOGGED_TIME.match(line)
+        if attempt is not None and match:
+            # AllenNLP's log lines carry the machine's local time, without a zone.
+            last[attempt] = datetime.strptime(match.group(1), "%Y-%m-%d %H:%M:%S").astimezone(timezone.utc)
+    return last
 
 
 def _with_totals(info: Dict[str, Any]) -> Dict[str, Any]:

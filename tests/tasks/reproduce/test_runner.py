@@ -28,6 +28,7 @@ from tasks.reproduce.runner import (
     START,
     Runner,
     child_environment,
+    close_unrecorded_attempts,
     state_of,
     with_defaults,
 )
@@ -532,3 +533,42 @@ def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
     assert attempts[1][0]["started"] < attempts[0][0]["ended"] and attempts[0][0]["started"] < attempts[1][0]["ended"]
     with pytest.raises(Exception, match="--parallel must be 1 or more"):
         Runner(side_by_side, runs_dir, parallel=0)
+
+
+def test_an_attempt_whose_runner_was_killed_ends_at_its_last_logged_line(tmp_path):
+    """
+    A runner killed with its machine records no end for the attempt it ran; the next runner takes
+    the attempt's last logged time from its part of console.log, so the summed wall time counts it.
+    """
+
+    def logged(iso: str, message: str) -> str:  # AllenNLP logs the machine's local time
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S") + f",123 - INFO - x - {message}"
+
+    killed, finished = "2026-11-26T06:00:00+00:00", "2026-11-26T07:00:00+00:00"
+    (tmp_path / "console.log").write_text(
+        f"=== {killed} starting: allennlp train ...\n"
+        + logged("2026-11-26T06:00:05+00:00", "Beginning training.")
+        + "\nf1: 0.51 ||:  50%|#####     | 1/2\rf1: 0.60 ||: 100%|##########| 2/2\n"
+        + logged("2026-11-26T06:24:30+00:00", "Epoch duration: 0:12:00")
+        + "\nf1: 0.70 ||:  50%|#####     | 1/2\r"  # killed mid-epoch: the progress bar has no time
+        + f"=== {finished} resuming: allennlp train ... --recover\n"
+        + logged("2026-11-26T07:10:00+00:00", "Epoch duration: 0:10:00")
+        + "\n"
+    )
+    info = {
+        "attempts": [
+            {"started": killed},
+            {"started": finished, "ended": "2026-11-26T07:10:00+00:00", "seconds": 600.0, "status": FINISHED},
+        ]
+    }
+    assert close_unrecorded_attempts(info, tmp_path)
+    assert info["attempts"][0]["ended"] == "2026-11-26T06:24:30+00:00"
+    assert info["attempts"][0]["seconds"] == 1470.0
+    assert info["attempts"][0]["status"] == "killed"
+    assert info["attempts"][1]["seconds"] == 600.0  # a recorded attempt is left as it was
+    assert not close_unrecorded_attempts(info, tmp_path)  # nothing left open
+    # a fine-tuned biLM's header is `=== <start>: ...`; an attempt that logged nothing counts no time
+    (tmp_path / "console.log").write_text(f"=== {killed}: allennlp finetune-bilm ...\n")
+    lost = {"attempts": [{"started": killed}]}
+    assert close_unrecorded_attempts(lost, tmp_path)
+    assert lost["attempts"] == [{"started": killed, "status": "killed"}]
