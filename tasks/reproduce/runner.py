@@ -828,7 +828,7 @@ def close_unrecorded_attempts(info: Dict[str, Any], run_dir: Path) -> bool:
     of the last line its training logged in console.log, so the wall time summed over attempts
     counts it; returns whether any attempt changed.
     """
-    open_attempts = [attempt for attempt in info.get("attempts", []) if "ended" not in attempt]
+    open_attempts = [a for a in info.get("attempts", []) if "ended" not in a and a.get("status") != "killed"]
     if not open_attempts or not (run_dir / CONSOLE_LOG).is_file():
         return False
     last_logged = _last_logged_time_per_attempt((run_dir / CONSOLE_LOG).read_text(encoding="utf-8", errors="replace"))

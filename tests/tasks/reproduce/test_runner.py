@@ -572,3 +572,4 @@ def test_an_attempt_whose_runner_was_killed_ends_at_its_last_logged_line(tmp_pat
     lost = {"attempts": [{"started": killed}]}
     assert close_unrecorded_attempts(lost, tmp_path)
     assert lost["attempts"] == [{"started": killed, "status": "killed"}]
+    assert not close_unrecorded_attempts(lost, tmp_path)  # closed once, not again at every start
