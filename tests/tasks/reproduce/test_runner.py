@@ -79,14 +79,28 @@ def plan(tmp_path, tiny_conll, tiny_elmo):
     return plan
 
 
-def _interrupt_when(path, done):
-    """Ctrl-C for this process once `path` exists (the runner is then waiting on its training run)."""
+def _interrupt_after_epoch_1(run_dir, done):
+    """
+    Ctrl-C for this process once the training in `run_dir` has written epoch 1's metrics (epoch 0's
+    checkpoint is saved by then, so a resume skips epoch 0). Until `done`, epoch 2's metrics file is
+    a FIFO that nothing reads: the training waits there, so however slowly the signal arrives on a
+    busy machine, the run cannot finish first. The FIFO is removed once `done` is set.
+    """
+    held = run_dir / "metrics_epoch_2.json"
 
     def watch():
-        while not path.exists() and not done.is_set():
+        # config.json is written after `allennlp train` has checked that its directory is empty
+        while not (run_dir / "config.json").exists() and not done.is_set():
+            time.sleep(0.01)
+        if done.is_set():
+            return
+        os.mkfifo(held)
+        while not (run_dir / "metrics_epoch_1.json").exists() and not done.is_set():
             time.sleep(0.1)
-        if path.exists():
+        if not done.is_set():
             os.kill(os.getpid(), signal.SIGINT)
+        done.wait()
+        held.unlink()
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
@@ -96,9 +110,8 @@ def _interrupt_when(path, done):
 def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skipped(plan, tmp_path):
     runs_dir = tmp_path / "runs"
     broken, good = runs_dir / "ner-elmo-broken-seed1", runs_dir / "ner-elmo-fraction0.6-seed7"
-    # metrics_epoch_1.json comes after the first epoch's checkpoint: from there on, a resume skips epoch 0
     done = threading.Event()
-    watcher = _interrupt_when(good / "metrics_epoch_1.json", done)
+    watcher = _interrupt_after_epoch_1(good, done)
     try:
         with pytest.raises(KeyboardInterrupt):
             Runner(plan, runs_dir).run()
@@ -359,7 +372,7 @@ def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan,
     runs_dir, run = tmp_path / "runs", plan.runs[1]
     run_dir = runs_dir / run.name
     done = threading.Event()
-    watcher = _interrupt_when(run_dir / "metrics_epoch_1.json", done)
+    watcher = _interrupt_after_epoch_1(run_dir, done)
     try:
         with pytest.raises(KeyboardInterrupt):
             Runner(plan, runs_dir, only=[run.name]).run()
@@ -507,13 +520,12 @@ def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path
 
 def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
     """`--parallel 2`: two runs train at once; Ctrl-C stops both, each resumable, and a rerun finishes both."""
-    # enough epochs that the second run is still training when the stop reaches it (up to 1.5 s later)
-    good = plan.runs[1]._replace(overrides={**plan.runs[1].overrides, "trainer.num_epochs": 40})
+    good = plan.runs[1]
     side_by_side = plan._replace(runs=[good, good._replace(name="ner-elmo-fraction0.6-seed8", seed=8)])
     runs_dir = tmp_path / "runs"
     first, second = (runs_dir / run.name for run in side_by_side.runs)
     done = threading.Event()
-    watcher = _interrupt_when(second / "metrics_epoch_1.json", done)
+    watcher = _interrupt_after_epoch_1(second, done)
     try:
         with pytest.raises(KeyboardInterrupt):
             Runner(side_by_side, runs_dir, parallel=2).run()
