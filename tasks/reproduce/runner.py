@@ -236,6 +236,8 @@ class Runner:
                 if info and close_unrecorded_attempts(info, self.runs_dir / run.name):
                     info = _with_totals(info)
                     _write_json(self.runs_dir / run.name / RUN_INFO, info)
+                if info:
+                    set_aside_superseded_metrics(info, self.runs_dir / run.name)
                 if info and info["spec"] != run.as_json() and same_training(info["spec"], run.as_json()):
                     info["spec"] = run.as_json()  # the plan describes it anew: the report follows
                     _write_json(self.runs_dir / run.name / RUN_INFO, info)
@@ -497,6 +499,7 @@ class Runner:
             logger.info("%s resumes with %d moved file(s) or folder(s) in its config.json", run.name, len(moved))
         for difference in epochs:
             attempt["extended"] = {"from": difference.trained, "to": difference.now}
+            set_aside_superseded_metrics({"attempts": [attempt]}, run_dir)
             console.write(f"config.json: {EPOCHS_KEY} {difference.trained} -> {difference.now} (extended)\n")
             logger.info("%s goes on from its last checkpoint to %d epochs", run.name, difference.now)
         return None
@@ -842,6 +845,20 @@ def close_unrecorded_attempts(info: Dict[str, Any], run_dir: Path) -> bool:
                 seconds=round((ended - started).total_seconds(), 1),
                 ended_from="the last time logged in console.log (the runner was killed before it recorded the end)",
             )
+    return True
+
+
+def set_aside_superseded_metrics(info: Dict[str, Any], run_dir: Path) -> bool:
+    """
+    Renames the metrics.json of an extended run's shorter schedule to metrics_<epochs>_epochs.json
+    while the extension has not written its own, so that a run stopped during its extension reads as
+    one to resume, not as finished; returns whether it renamed one.
+    """
+    extensions = [attempt["extended"] for attempt in info.get("attempts", []) if "extended" in attempt]
+    metrics = read_json(run_dir / "metrics.json")
+    if not extensions or metrics is None or metrics.get("epoch", -1) + 1 > extensions[-1]["from"]:
+        return False
+    (run_dir / "metrics.json").rename(run_dir / f"metrics_{extensions[-1]['from']}_epochs.json")
     return True
 
 

@@ -9,7 +9,7 @@ import os
 import signal
 import threading
 import time
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -448,6 +448,39 @@ def test_a_run_given_more_epochs_goes_on_from_its_last_checkpoint(plan, tmp_path
     assert (run_dir / "metrics_epoch_0.json").stat().st_mtime_ns == epoch_0  # not trained again
     assert f"Epoch {EPOCHS}/{EPOCHS + 1}" in (run_dir / "console.log").read_text().split("resuming: ")[1]
     assert Runner(plan._replace(runs=[longer]), runs_dir).states() == {run.name: FINISHED}
+    # the shorter schedule's final metrics are kept beside the extension's
+    assert json.loads((run_dir / f"metrics_{EPOCHS}_epochs.json").read_text()) == first
+
+
+def test_a_run_whose_extension_was_killed_resumes_it(plan, tmp_path):
+    """
+    A runner killed with the machine while it extended a run left the shorter schedule's metrics.json
+    beside the longer config: the next runner sets that file aside and resumes the extension, rather
+    than taking the run as finished.
+    """
+    runs_dir, run = tmp_path / "runs", plan.runs[1]
+    run_dir = runs_dir / run.name
+    assert Runner(plan, runs_dir, only=[run.name]).run() == 0
+    first = json.loads((run_dir / "metrics.json").read_text())
+    longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 2})
+    # what the killed runner had written when its extension began
+    info = json.loads((run_dir / "run_info.json").read_text())
+    killed_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    extended = {"from": EPOCHS, "to": EPOCHS + 2}
+    info.update(spec=longer.as_json(), status="running")
+    machine = {key: info["attempts"][0][key] for key in ("hardware", "git", "omp_num_threads")}
+    info["attempts"].append({"started": killed_at, "recover": True, "extended": extended, **machine})
+    (run_dir / "run_info.json").write_text(json.dumps(info))
+    config = json.loads((run_dir / "config.json").read_text())
+    config["trainer"]["num_epochs"] = EPOCHS + 2
+    (run_dir / "config.json").write_text(json.dumps(config))
+
+    assert Runner(plan._replace(runs=[longer]), runs_dir).run() == 0
+    info = json.loads((run_dir / "run_info.json").read_text())
+    assert info["status"] == FINISHED and [a.get("status") for a in info["attempts"]] == [FINISHED, "killed", FINISHED]
+    assert json.loads((run_dir / "metrics.json").read_text())["epoch"] == EPOCHS + 1
+    assert json.loads((run_dir / f"metrics_{EPOCHS}_epochs.json").read_text()) == first
+    assert f"Epoch {EPOCHS}/{EPOCHS + 1}" in (run_dir / "console.log").read_text().split("resuming: ")[-1]
 
 
 def test_a_run_patience_stopped_is_the_longer_schedules_run_too(plan, tmp_path):
