@@ -64,6 +64,11 @@ def fraction_panels(panels: Sequence[Panel]) -> str:
     """Figure 1: one panel per task, mean ± one standard deviation against the training fraction (log scale)."""
     figure, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.4), squeeze=False)
     for axis, panel in zip(axes[0], panels):
+        # each point's "n=" label goes above it where its curve is the highest at that fraction, below it
+        # elsewhere, so that no label sits on another curve's line
+        highest: Dict[float, float] = {}
+        for point in (point for curve in panel.curves for point in curve.points if not is_gap(point)):
+            highest[point.x] = max(highest.get(point.x, -math.inf), point.mean)
         for curve in panel.curves:
             xs = [point.x for point in curve.points]
             means = [point.mean for point in curve.points]
@@ -74,12 +79,14 @@ def fraction_panels(panels: Sequence[Panel]) -> str:
             )
             axis.fill_between(xs, low, high, color=curve.color, alpha=0.2, linewidth=0)
             for point in (point for point in curve.points if not is_gap(point)):
+                above = point.mean == highest[point.x]
                 axis.annotate(
                     f"n={point.n}",
                     (point.x, point.mean),
                     textcoords="offset points",
-                    xytext=(0, -12),
+                    xytext=(0, 5 if above else -6),
                     ha="center",
+                    va="bottom" if above else "top",
                     fontsize=7,
                     color=curve.color,
                 )
