@@ -237,7 +237,7 @@ class Runner:
                     info = _with_totals(info)
                     _write_json(self.runs_dir / run.name / RUN_INFO, info)
                 if info:
-                    set_aside_superseded_metrics(info, self.runs_dir / run.name)
+                    set_aside_superseded_metrics(self.runs_dir / run.name, info.get("attempts", []))
                 if info and info["spec"] != run.as_json() and same_training(info["spec"], run.as_json()):
                     info["spec"] = run.as_json()  # the plan describes it anew: the report follows
                     _write_json(self.runs_dir / run.name / RUN_INFO, info)
@@ -499,7 +499,7 @@ class Runner:
             logger.info("%s resumes with %d moved file(s) or folder(s) in its config.json", run.name, len(moved))
         for difference in epochs:
             attempt["extended"] = {"from": difference.trained, "to": difference.now}
-            set_aside_superseded_metrics({"attempts": [attempt]}, run_dir)
+            set_aside_superseded_metrics(run_dir, [attempt])
             console.write(f"config.json: {EPOCHS_KEY} {difference.trained} -> {difference.now} (extended)\n")
             logger.info("%s goes on from its last checkpoint to %d epochs", run.name, difference.now)
         return None
@@ -848,13 +848,13 @@ def close_unrecorded_attempts(info: Dict[str, Any], run_dir: Path) -> bool:
     return True
 
 
-def set_aside_superseded_metrics(info: Dict[str, Any], run_dir: Path) -> bool:
+def set_aside_superseded_metrics(run_dir: Path, attempts: List[Dict[str, Any]]) -> bool:
     """
-    Renames the metrics.json of an extended run's shorter schedule to metrics_<epochs>_epochs.json
-    while the extension has not written its own, so that a run stopped during its extension reads as
-    one to resume, not as finished; returns whether it renamed one.
+    Renames the metrics.json of a run's shorter schedule, where the last of `attempts` to extend it
+    has not written its own yet, to metrics_<epochs>_epochs.json, so that a run stopped during its
+    extension reads as one to resume, not as finished; returns whether it renamed one.
     """
-    extensions = [attempt["extended"] for attempt in info.get("attempts", []) if "extended" in attempt]
+    extensions = [attempt["extended"] for attempt in attempts if "extended" in attempt]
     metrics = read_json(run_dir / "metrics.json")
     if not extensions or metrics is None or metrics.get("epoch", -1) + 1 > extensions[-1]["from"]:
         return False
