@@ -22,8 +22,8 @@ Not torch breaks, but AllenNLP's own, each mended in its module:
 6. `allennlp predict` skips blank input lines, so its output no longer lines up with its input, and
    one line that is not UTF-8 stops the whole run without a line number (`predict_input.py`).
 7. An empty data file is read without a word and fails far later (`empty_data.py`).
-8. A run stopped while it writes `metrics.json` leaves a truncated file that reads as a finished
-   run (`atomic_metrics.py`).
+8. A run stopped while it writes `metrics.json` or `model.tar.gz` leaves a truncated file, and
+   the two side by side read as a finished run (`atomic_outputs.py`).
 """
 
 import logging
@@ -94,7 +94,7 @@ torch.serialization.add_safe_globals(_numpy_scalar_types())
 
 from allennlp_compat import (  # noqa: E402,F401
     archives,
-    atomic_metrics,
+    atomic_outputs,
     checkpointer,
     distributed,
     empty_data,

@@ -20,8 +20,13 @@ FINETUNED_ELMO_FILES = {"ELMO_OPTIONS_FILE": "elmo/options.json", "ELMO_WEIGHT_F
 
 
 def is_finished(run_dir: Path) -> bool:
-    """Whether `allennlp train` finished the run: it archived the model and wrote the final metrics."""
-    return (run_dir / "model.tar.gz").is_file() and (run_dir / "metrics.json").is_file()
+    """
+    Whether `allennlp train` finished the run: it wrote the final metrics, then archived the model.
+    An archive older than the metrics is the one Ctrl-C made of an earlier attempt's best epoch: the
+    run was stopped before its own (both are written whole or not at all: allennlp_compat/atomic_outputs.py).
+    """
+    archive, metrics = run_dir / "model.tar.gz", run_dir / "metrics.json"
+    return archive.is_file() and metrics.is_file() and archive.stat().st_mtime >= metrics.stat().st_mtime
 
 
 def has_checkpoint(run_dir: Path) -> bool:

@@ -427,10 +427,10 @@ class Runner:
             self._stopping,
         )
         attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
-        if interrupted:
+        if is_finished(run_dir) and (process.returncode == 0 or interrupted):
+            status = FINISHED  # also when Ctrl-C came as it ended: it had archived the model after its metrics
+        elif interrupted:
             status = "interrupted"
-        elif process.returncode == 0 and is_finished(run_dir):
-            status = FINISHED
         else:
             status = "failed"
             attempt["error"] = info["error"] = {

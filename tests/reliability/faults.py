@@ -7,7 +7,7 @@ the environment variable `KILL_AT` names, the N-th time it is reached:
   entry's bytes are written and before the index knows of them;
 - `batch:N`       in the N-th training or validation batch;
 - `checkpoint:N`  in the middle of the N-th file a checkpoint writes;
-- `archive:N`     after the N-th member of `model.tar.gz` is added.
+- `archive:N`     after the N-th member of `model.tar.gz` is added (to its temporary `.partial` file).
 
 Unset, it does nothing. Used by tests/reliability/test_fault_injection.py only.
 """
@@ -65,7 +65,7 @@ def _save(value, target, *args, **kwargs):
 
 def _add(self, *args, **kwargs):
     _add.original(self, *args, **kwargs)
-    if self.name and str(self.name).endswith("model.tar.gz") and _at("archive"):
+    if self.name and "model.tar.gz" in str(self.name) and _at("archive"):
         self.fileobj.flush()
         _die()
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy
 import pytest
 
+from tasks.reproduce.layout import is_finished
 from tests.helpers.repository import ALLENNLP, ROOT
 
 OVERRIDES = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batch_size": 4})
@@ -82,6 +83,7 @@ def test_killed_anywhere_then_recovered_finishes_with_complete_metrics(environme
     run_dir = tmp_path / "run"
     killed = train(run_dir, environment, kill_at=kill_at)
     assert killed.returncode == -9, f"the fault at {kill_at} was never reached:\n{killed.stderr[-2000:]}"
+    assert not is_finished(run_dir)  # even killed while archiving, after metrics.json: the runner resumes it
     recovered = train(run_dir, environment, "--recover")
     assert recovered.returncode == 0, recovered.stderr[-3000:]
     metrics = json.loads((run_dir / "metrics.json").read_text())

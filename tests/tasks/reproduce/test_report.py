@@ -265,6 +265,7 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
         metrics_file.write_text(
             json.dumps({**json.loads(metrics_file.read_text()), "best_validation_f1-measure-overall": score + 0.04})
         )
+        (runs_dir / run.name / "model.tar.gz").touch()  # archived after its metrics, as `allennlp train` does
     text = build_report(runs_dir, tmp_path / "report")[0].read_text()
     summary = _section(text, "Summary")
     assert "| NER |" not in summary

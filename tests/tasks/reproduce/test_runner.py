@@ -16,6 +16,7 @@ import pytest
 from allennlp.common import Params
 
 from tasks.bilm.weight_file import random_weights, tiny_options, write_elmo_files
+from tasks.reproduce import runner as runner_module
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.report import build_report
 from tasks.reproduce.runner import (
@@ -82,11 +83,12 @@ def plan(tmp_path, tiny_conll, tiny_elmo):
 def _interrupt_after_epoch_1(run_dir, done):
     """
     Ctrl-C for this process once the training in `run_dir` has written epoch 1's metrics (epoch 0's
-    checkpoint is saved by then, so a resume skips epoch 0). Until `done`, epoch 2's metrics file is
-    a FIFO that nothing reads: the training waits there, so however slowly the signal arrives on a
-    busy machine, the run cannot finish first. The FIFO is removed once `done` is set.
+    checkpoint is saved by then, so a resume skips epoch 0). Until `done`, the temporary file that
+    epoch 2's metrics are written to (allennlp_compat/atomic_outputs.py) is a FIFO that nothing
+    reads: the training waits there, so however slowly the signal arrives on a busy machine, the
+    run cannot finish first. The FIFO is removed once `done` is set.
     """
-    held = run_dir / "metrics_epoch_2.json"
+    held = run_dir / "metrics_epoch_2.json.partial"
 
     def watch():
         # config.json is written after `allennlp train` has checked that its directory is empty
@@ -100,7 +102,7 @@ def _interrupt_after_epoch_1(run_dir, done):
         if not done.is_set():
             os.kill(os.getpid(), signal.SIGINT)
         done.wait()
-        held.unlink()
+        held.unlink(missing_ok=True)  # the training removes it itself when Ctrl-C stops its write
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
@@ -183,11 +185,11 @@ def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path)
     assert state_of(run._replace(data="described anew"), run_dir) == FINISHED  # words only: same run
     # more epochs: patience had stopped it (epoch 4 of 6), so the longer schedule's run is this one...
     (run_dir / "config.json").write_text(json.dumps({"trainer": {"num_epochs": EPOCHS}}))
-    (run_dir / "metrics.json").write_text(json.dumps({"epoch": 3}))
+    _end_with_metrics(run_dir, {"epoch": 3})
     longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 4})
     assert state_of(longer, run_dir) == FINISHED
     # ...its epochs ran out: it goes on from its last checkpoint; fewer epochs is another run
-    (run_dir / "metrics.json").write_text(json.dumps({"epoch": EPOCHS - 1}))
+    _end_with_metrics(run_dir, {"epoch": EPOCHS - 1})
     assert state_of(longer, run_dir) == EXTEND
     assert state_of(run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS - 1}), run_dir) == CHANGED
     assert state_of(longer._replace(seed=8), run_dir) == CHANGED
@@ -208,6 +210,12 @@ def _write_biLM(weights, seed):
     )
 
 
+def _end_with_metrics(run_dir, metrics):
+    """A run's final metrics.json, then its archive, in the order `allennlp train` ends a run."""
+    (run_dir / "metrics.json").write_text(json.dumps(metrics))
+    (run_dir / "model.tar.gz").touch()
+
+
 def _finish_as_recorded(runner, run):
     """Writes `run` as a finished run of the input files as they are now; returns its run_info.json."""
     run_dir = runner.runs_dir / run.name
@@ -215,8 +223,7 @@ def _finish_as_recorded(runner, run):
     recorded = {"spec": run.as_json(), "status": "finished"}
     recorded["inputs"] = runner._inputs(run.task, run.environment, runner.environment(run))
     (run_dir / "run_info.json").write_text(json.dumps(recorded))
-    (run_dir / "metrics.json").write_text("{}")
-    (run_dir / "model.tar.gz").write_bytes(b"")
+    _end_with_metrics(run_dir, {})
     return recorded
 
 
@@ -489,7 +496,7 @@ def test_a_run_patience_stopped_is_the_longer_schedules_run_too(plan, tmp_path):
     runner = Runner(plan._replace(runs=[longer]), runs_dir)
     _finish_as_recorded(runner, run)  # trained for at most EPOCHS epochs, stopped after 4
     (runs_dir / run.name / "config.json").write_text(json.dumps({"trainer": {"num_epochs": EPOCHS}}))
-    (runs_dir / run.name / "metrics.json").write_text(json.dumps({"epoch": 3}))
+    _end_with_metrics(runs_dir / run.name, {"epoch": 3})
     assert runner.run() == 0
     info = json.loads((runs_dir / run.name / "run_info.json").read_text())
     assert info["spec"] == longer.as_json() and not info.get("attempts")
@@ -549,6 +556,28 @@ def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path
     assert runner.estimate(runner.runs[1]) == 4000.0
     # two shapes: 40 a + 40 b = 4000 and 6 a + 60 b = 2000 give a = 74.07 s a unit of work, b = 25.93 s an epoch
     assert runner.estimate(runner.runs[3]) == pytest.approx(12 * 4000 / 54 + 40 * (100 - 4000 / 54))
+
+
+def test_a_run_that_ended_as_ctrl_c_came_is_recorded_finished(plan, tmp_path, monkeypatch):
+    """
+    Ctrl-C that the runner takes after the training has archived its model (the run is done) leaves
+    the run recorded as finished, not interrupted: a rerun has nothing to do and the report counts it.
+    """
+    supervise = runner_module._supervise
+
+    def ctrl_c_as_it_ends(*args, **kwargs):
+        process, _ = supervise(*args, **kwargs)
+        return process, True
+
+    monkeypatch.setattr(runner_module, "_supervise", ctrl_c_as_it_ends)
+    one_run = plan._replace(runs=[plan.runs[1]])
+    runs_dir = tmp_path / "runs"
+    with pytest.raises(KeyboardInterrupt):
+        Runner(one_run, runs_dir).run()
+    info = json.loads((runs_dir / one_run.runs[0].name / "run_info.json").read_text())
+    assert info["status"] == FINISHED and [a["status"] for a in info["attempts"]] == [FINISHED]
+    monkeypatch.undo()
+    assert state_of(one_run.runs[0], runs_dir / one_run.runs[0].name) == FINISHED
 
 
 def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
