@@ -84,6 +84,7 @@ FINISHED, RESUME, START, MISSING, CHANGED = "finished", "resume", "start", "conf
 STALE = "inputs changed"  # finished, but an input file's bytes differ from those it was trained with
 EXTEND = "extend"  # resumed from its last checkpoint for the epochs the plan now adds
 EPOCHS_KEY = "trainer.num_epochs"
+BATCHES_KEY = "data_loader.batches_per_epoch"  # set, an epoch is that many updates, not a pass over the data
 # What a run's spec says about the report alone: a plan may change them without a run changing.
 DESCRIPTIVE_FIELDS = ("data", "metric")
 
@@ -344,7 +345,7 @@ class Runner:
             if self.parallel > 1:
                 line += f", {self.parallel} at a time"
             if len(timed) < len(pending):
-                line += f" (the other {len(pending) - len(timed)}: tasks with no finished run to time by)"
+                line += f" (the other {len(pending) - len(timed)}: no finished run to time them by)"
         return line
 
     def estimate(self, run: RunSpec) -> Optional[float]:
@@ -354,13 +355,15 @@ class Runner:
         (training fraction times epochs) plus seconds per epoch (validation on the whole dev set,
         which a small fraction does not shrink), fitted once two shapes of run have finished, or
         the mean time per unit of work before that; None before a run of its task has finished.
+        A run whose epochs are counted in updates (BATCHES_KEY) is timed by its own seeds alone.
         Rough either way: early stopping ends runs before their epochs.
         """
         timed = [other for other in self.runs if other.task == run.task and other.name in self.durations]
         seeds = [other for other in timed if _cell(other) == _cell(run)]
         if seeds:
             return statistics.fmean(self.durations[other.name] for other in seeds)
-        if not timed:
+        timed = [other for other in timed if BATCHES_KEY not in other.overrides]
+        if not timed or BATCHES_KEY in run.overrides:
             return None
         fitted = _fit_work_and_epochs([(_work(other), _epochs(other), self.durations[other.name]) for other in timed])
         if fitted is not None:
@@ -905,7 +908,14 @@ def _matches(name: str, pattern: str) -> bool:
 
 def _cell(run: RunSpec) -> tuple:
     """What a run's seeds share: they take about as long."""
-    return run.task, run.config_name, run.label, run.train_fraction, run.overrides.get(EPOCHS_KEY)
+    return (
+        run.task,
+        run.config_name,
+        run.label,
+        run.train_fraction,
+        run.overrides.get(EPOCHS_KEY),
+        run.overrides.get(BATCHES_KEY),
+    )
 
 
 def _epochs(run: RunSpec) -> float:

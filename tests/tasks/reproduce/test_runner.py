@@ -545,7 +545,7 @@ def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path
     assert estimates["ner-baseline-fraction0.3-seed1"] == pytest.approx(1200.0)  # 40 epochs of 0.3
     assert runner.progress(states).endswith(
         "1 done, 0 running, 0 failed, 4 left of 5; about 1.6 h to go for 3 of them "
-        "(the other 1: tasks with no finished run to time by)"
+        "(the other 1: no finished run to time them by)"
     )
     # runs side by side share the wall clock
     runner.parallel = 2
@@ -556,6 +556,16 @@ def test_the_time_left_is_estimated_from_finished_runs_of_the_same_task(tmp_path
     assert runner.estimate(runner.runs[1]) == 4000.0
     # two shapes: 40 a + 40 b = 4000 and 6 a + 60 b = 2000 give a = 74.07 s a unit of work, b = 25.93 s an epoch
     assert runner.estimate(runner.runs[3]) == pytest.approx(12 * 4000 / 54 + 40 * (100 - 4000 / 54))
+    # epochs of so many updates, whatever the part's size: its own seeds time it, and it times no other run
+    in_passes = runner.runs[3]
+    in_updates = in_passes._replace(
+        name="ner-baseline-fraction0.3-seed2", overrides={**in_passes.overrides, "data_loader.batches_per_epoch": 100}
+    )
+    assert runner.estimate(in_updates) is None
+    runner.runs.append(in_updates)
+    runner.durations[in_updates.name] = 900.0
+    assert runner.estimate(in_updates._replace(name="ner-baseline-fraction0.3-seed3")) == 900.0
+    assert runner.estimate(in_passes) == pytest.approx(12 * 4000 / 54 + 40 * (100 - 4000 / 54))
 
 
 def test_a_run_that_ended_as_ctrl_c_came_is_recorded_finished(plan, tmp_path, monkeypatch):
