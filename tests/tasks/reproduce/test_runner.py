@@ -178,8 +178,7 @@ def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path)
     (run_dir / "config.json").write_text("{}")
     (run_dir / "training_state_e1_b0.th").write_bytes(b"")
     assert state_of(run, run_dir) == RESUME
-    (run_dir / "metrics.json").write_text("{}")
-    (run_dir / "model.tar.gz").write_bytes(b"")
+    _end_with_metrics(run_dir, {})
     assert state_of(run, run_dir) == FINISHED
     assert state_of(run._replace(seed=8), run_dir) == CHANGED  # the plan now says otherwise
     assert state_of(run._replace(data="described anew"), run_dir) == FINISHED  # words only: same run
