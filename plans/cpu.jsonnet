@@ -119,6 +119,10 @@ local coref = {
 
 {
   name: 'cpu',
+  // Each finished run's record (metrics, epoch scores, layer weights, run_info.json) is kept here and
+  // committed: the runner counts those runs as done on a machine without their directories, and the
+  // report reads them (tasks/reproduce/records.py).
+  records: 'results/cpu',
   description: 'The paper on a 2-core CPU: open data, GloVe 6B 50-d, every task on all of its training set here but SQuAD (10,000 questions), the bundled biLM.',
   environment: {},
   // In the order they run. CPU hours (one thread, this 2-core machine), from the epoch times of

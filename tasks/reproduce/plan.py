@@ -4,6 +4,7 @@ A plan: the experiments to run, read from a JSON or Jsonnet file (see plans/ and
     {
       name: 'cpu',                       // names the default runs folder: runs/reproduce/<name>
       description: '...',
+      records: 'results/cpu',            // optional: where each finished run's record is kept (records.py)
       environment: { ... },              // variables for every run (data paths, the biLM, DEVICES)
       overrides: { ... },                // `allennlp train -o` keys for every run
       experiments: [
@@ -45,7 +46,7 @@ from tasks.reproduce.paper import ABLATIONS, BASELINE, ELMO, TASKS
 
 CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS
 SEED_KEYS = ("random_seed", "numpy_seed", "pytorch_seed")
-PLAN_KEYS = {"name", "description", "environment", "overrides", "experiments", "finetuned_bilms"}
+PLAN_KEYS = {"name", "description", "records", "environment", "overrides", "experiments", "finetuned_bilms"}
 EXPERIMENT_KEYS = {
     "task",
     "configs",
@@ -62,6 +63,9 @@ EXPERIMENT_KEYS = {
     "bilm_overrides",
 }
 SUBSET_VARIABLES = ("TRAIN_FRACTION", "TRAIN_LIMIT", "EVAL_LIMIT")
+EPOCHS_KEY = "trainer.num_epochs"
+# What a run's spec says about the report alone: a plan may change them without a run changing.
+DESCRIPTIVE_FIELDS = ("data", "metric")
 
 
 class RunSpec(NamedTuple):
@@ -104,6 +108,26 @@ class Plan(NamedTuple):
     path: str
     runs: List[RunSpec]
     bilms: List[BilmSpec] = []
+    records: Optional[Path] = None  # the folder of finished runs' records, if the plan keeps them
+
+
+def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
+    """Whether two run specs (as_json) train the same run (they may describe it differently)."""
+    return {k: v for k, v in first.items() if k not in DESCRIPTIVE_FIELDS} == {
+        k: v for k, v in second.items() if k not in DESCRIPTIVE_FIELDS
+    }
+
+
+def longer_schedule(trained: Dict[str, Any], planned: Dict[str, Any]) -> bool:
+    """Whether `planned` is the `trained` run given more epochs (`trainer.num_epochs`), and nothing else."""
+    before, after = (spec.get("overrides", {}).get(EPOCHS_KEY) for spec in (trained, planned))
+    if not isinstance(before, int) or not isinstance(after, int) or after <= before:
+        return False
+
+    def without_epochs(spec: Dict[str, Any]) -> Dict[str, Any]:
+        return {**spec, "overrides": {k: v for k, v in spec.get("overrides", {}).items() if k != EPOCHS_KEY}}
+
+    return same_training(without_epochs(trained), without_epochs(planned))
 
 
 def default_shared_data_dir() -> str:
@@ -153,7 +177,17 @@ def load_plan(path: str, environment=None) -> Plan:
         _check_keys(experiment, EXPERIMENT_KEYS, where)
         bilm = _bilm_spec(experiment, plan, where)
         bilms[bilm.name] = bilm
-    return Plan(name, str(plan.get("description", "")), str(path), list(runs.values()), list(bilms.values()))
+    records = plan.get("records")
+    if records is not None and (not isinstance(records, str) or not records):
+        raise ConfigurationError(f"plan {path}: 'records' must be a folder's path, got {records!r}")
+    return Plan(
+        name,
+        str(plan.get("description", "")),
+        str(path),
+        list(runs.values()),
+        list(bilms.values()),
+        PROJECT_ROOT / records if records else None,  # relative to the repository, as the configs' paths
+    )
 
 
 def _bilm_spec(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> BilmSpec:

@@ -3,9 +3,10 @@ The reproduction report of a folder of runs. First a summary, one line per task:
 ours with its seed spread, and whether it is reproduced; then Table 1, Figure 1, Table 7, Tables 2
 and 3, Figure 2, how each task's setting differs from the paper (stated once, in one table), the
 training curves and every run with its time, machine and commit. Every number comes from a run
-directory or from the paper's tables in tasks/reproduce/paper.py; the report can be rebuilt at any
-time. Ours are mean ± standard deviation over seeds with n, and a difference is called real only
-when it is larger than the seed spread.
+directory, a run's record (the plan's `records` folder, for runs finished on another machine) or
+the paper's tables in tasks/reproduce/paper.py; the report can be rebuilt at any time. Ours are
+mean ± standard deviation over seeds with n, and a difference is called real only when it is
+larger than the seed spread.
 """
 
 import collections
@@ -19,6 +20,7 @@ from tasks.environment import repository_relative
 from tasks.reproduce import paper
 from tasks.reproduce.document import Block, Figure, Heading, Paragraph, Table, write_html, write_markdown
 from tasks.reproduce.paper import BASELINE, ELMO, TASKS
+from tasks.reproduce.records import is_result_of, read_bilm_records, read_run_records
 from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_plan_record, read_runs
 
 GroupKey = Tuple[str, str, str, float]  # task, config name, label, training fraction
@@ -43,15 +45,16 @@ class Group(NamedTuple):
 
 def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
     """Writes README.md (with figures/*.svg) and report.html in `output_dir`; returns their paths."""
-    runs = read_runs(runs_dir)
     plan = read_plan_record(runs_dir)
+    records = Path(plan["records"]) if plan and plan.get("records") else None
+    runs, bilms = _with_records(read_runs(runs_dir), read_bilms(runs_dir), records, plan)
     groups = _groups(runs, plan)
     title = f"Reproducing Peters et al. 2018 (ELMo): {plan['name'] if plan else runs_dir.name}"
-    blocks: List[Block] = [Heading(1, title), Paragraph(_preamble(runs_dir, runs, plan))]
+    blocks: List[Block] = [Heading(1, title), Paragraph(_preamble(runs_dir, records, runs, plan))]
     blocks += _summary(groups)
     blocks += _table_1(groups)
     blocks += _figure_1(groups)
-    blocks += _table_7(read_bilms(runs_dir))
+    blocks += _table_7(bilms)
     blocks += _ablation_table(groups, 2, paper.TABLE_2_COLUMNS, paper.TABLE_2)
     blocks += _ablation_table(groups, 3, paper.TABLE_3_COLUMNS, paper.TABLE_3)
     blocks += _figure_2(groups)
@@ -63,6 +66,27 @@ def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
     write_markdown(blocks, markdown)
     write_html(blocks, title, html)
     return markdown, html
+
+
+def _with_records(
+    runs: List[RunResult], bilms: List[BilmResult], records: Optional[Path], plan: Optional[Dict]
+) -> Tuple[List[RunResult], List[BilmResult]]:
+    """
+    The run directories and fine-tuned biLMs here, and the records of the planned ones that are
+    not here (each the result of the run as the plan has it now), sorted by name.
+    """
+    if records is None or not records.is_dir():
+        return runs, bilms
+    planned = {spec["name"]: spec for spec in plan["runs"]}
+    here = {run.name for run in runs}
+    runs = runs + [
+        record
+        for record in read_run_records(records)
+        if record.name not in here and record.name in planned and is_result_of(record, planned[record.name])
+    ]
+    built = {bilm.name for bilm in bilms}
+    bilms = bilms + [bilm for bilm in read_bilm_records(records) if bilm.name not in built]
+    return sorted(runs, key=lambda run: run.name), sorted(bilms, key=lambda bilm: bilm.name)
 
 
 def _groups(runs: Sequence[RunResult], plan: Optional[Dict]) -> Dict[GroupKey, Group]:
@@ -94,14 +118,16 @@ def _key(spec: Dict) -> GroupKey:
     return spec["task"], spec["config_name"], label, float(spec["train_fraction"])
 
 
-def _preamble(runs_dir: Path, runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
+def _preamble(runs_dir: Path, records: Optional[Path], runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
     counts = collections.Counter(run.status for run in runs)
     planned = len(plan["runs"]) if plan else len(runs)
     built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     description = f" {plan['description']}" if plan and plan.get("description") else ""
+    recorded = sum(1 for run in runs if run.source.suffix == ".json")
+    from_records = f" and the records of {recorded} runs in `{runs_folder_name(records)}`" if recorded else ""
     return (
         f"Built {built} by `allennlp report` from the run directories in `{runs_folder_name(runs_dir)}`"
-        f"{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "
+        f"{from_records}{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "
         f"Runs: {planned} planned, {counts['finished']} finished, {counts['failed']} failed, "
         f"{counts['interrupted'] + counts['incomplete']} interrupted or incomplete, "
         f"{max(0, planned - len(runs))} not run{_time_spent(runs)}. Paper numbers: {paper.SOURCE}."

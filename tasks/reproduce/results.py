@@ -33,7 +33,7 @@ class Mix(NamedTuple):
 
 class RunResult(NamedTuple):
     name: str
-    directory: Path
+    source: Path  # the run's directory, or the record it was read from (tasks/reproduce/records.py)
     status: str  # finished, failed, interrupted, incomplete
     spec: Dict[str, Any]
     info: Dict[str, Any]
@@ -107,7 +107,7 @@ def read_run(directory: Path) -> RunResult:
     metrics = _json(directory / "metrics.json") if finished else None
     return RunResult(
         name=directory.name,
-        directory=directory,
+        source=directory,
         status=status,
         spec=info["spec"],
         info=info,

@@ -26,6 +26,11 @@ Fine-tuned biLMs (§A.1) are built first, each once, into `RUNS_DIR/bilms/<name>
 finetune-bilm` (recorded in its `bilm_info.json`; finished when its `perplexity.json` is there,
 resumed otherwise), and the runs that use one read it through ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE.
 A built biLM whose starting biLM or task text has changed since is not used (nor are its runs).
+
+A plan with a `records` folder keeps a record of each finished run and built biLM there
+(`tasks.reproduce.records`), written as it finishes and for any finished one that lacks it. A run
+with no directory here whose record is of the same run, trained on the same input bytes, is done
+("recorded"), as is a biLM whose record is there and which no run left to train needs.
 """
 
 import collections
@@ -69,8 +74,16 @@ from tasks.reproduce.layout import (
     is_built,
     is_finished,
 )
-from tasks.reproduce.plan import BilmSpec, Plan, RunSpec
+from tasks.reproduce.plan import EPOCHS_KEY, BilmSpec, Plan, RunSpec, longer_schedule, same_training
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
+from tasks.reproduce.records import (
+    is_result_of,
+    read_bilm_record,
+    read_run_record,
+    write_bilm_record,
+    write_run_record,
+)
+from tasks.reproduce.results import read_bilms, read_run
 from tasks.reproduce.resume import adopt, config_differences, sort_differences
 
 logger = logging.getLogger(__name__)
@@ -82,11 +95,9 @@ MACHINE_KINDS = ("devices", "directory")
 
 FINISHED, RESUME, START, MISSING, CHANGED = "finished", "resume", "start", "config missing", "changed"
 STALE = "inputs changed"  # finished, but an input file's bytes differ from those it was trained with
+RECORDED = "recorded"  # finished elsewhere: no directory here, a record of the same run and inputs (records.py)
 EXTEND = "extend"  # resumed from its last checkpoint for the epochs the plan now adds
-EPOCHS_KEY = "trainer.num_epochs"
 BATCHES_KEY = "data_loader.batches_per_epoch"  # set, an epoch is that many updates, not a pass over the data
-# What a run's spec says about the report alone: a plan may change them without a run changing.
-DESCRIPTIVE_FIELDS = ("data", "metric")
 
 
 LOGGED_TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}),\d{3} - ")  # a Python log line's start
@@ -123,25 +134,6 @@ def state_of(run: RunSpec, run_dir: Path) -> str:
     return START
 
 
-def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
-    """Whether two specs train the same run (they may describe it differently)."""
-    return {k: v for k, v in first.items() if k not in DESCRIPTIVE_FIELDS} == {
-        k: v for k, v in second.items() if k not in DESCRIPTIVE_FIELDS
-    }
-
-
-def longer_schedule(trained: Dict[str, Any], planned: Dict[str, Any]) -> bool:
-    """Whether `planned` is the `trained` run given more epochs (`trainer.num_epochs`), and nothing else."""
-    before, after = (spec.get("overrides", {}).get(EPOCHS_KEY) for spec in (trained, planned))
-    if not isinstance(before, int) or not isinstance(after, int) or after <= before:
-        return False
-
-    def without_epochs(spec: Dict[str, Any]) -> Dict[str, Any]:
-        return {**spec, "overrides": {k: v for k, v in spec.get("overrides", {}).items() if k != EPOCHS_KEY}}
-
-    return same_training(without_epochs(trained), without_epochs(planned))
-
-
 def stopped_early(run_dir: Path) -> bool:
     """Whether a finished run's patience stopped it before its last epoch (metrics.json against config.json)."""
     last = (read_json(run_dir / "metrics.json") or {}).get("epoch")
@@ -154,6 +146,7 @@ class Runner:
         if parallel < 1:
             raise ConfigurationError(f"--parallel must be 1 or more, not {parallel}")
         self.plan, self.runs_dir, self.parallel = plan, runs_dir, parallel
+        self.records = plan.records
         self._stopping = threading.Event()  # set on Ctrl-C: every run going stops (parallel runs)
         patterns = list(only)
         self.runs = [run for run in plan.runs if not patterns or any(_matches(run.name, p) for p in patterns)]
@@ -169,13 +162,31 @@ class Runner:
         return {run.name: self.state(run) for run in self.runs}
 
     def state(self, run: RunSpec) -> str:
-        """`state_of`, and STALE for a finished run of other input bytes than the files hold now."""
+        """
+        `state_of`; STALE for a finished run of other input bytes than the files hold now; RECORDED
+        for a run to start that its record says is done.
+        """
         state = state_of(run, self.runs_dir / run.name)
         if state == FINISHED and (
             self.changed_inputs(run) or (run.finetuned_bilm and self.changed_bilm_inputs(run.finetuned_bilm))
         ):
             return STALE
+        if state == START and self.recorded(run):
+            return RECORDED
         return state
+
+    def recorded(self, run: RunSpec) -> bool:
+        """
+        Whether the plan's records hold this run, trained on the input bytes the files hold now (a
+        file that is not here cannot say otherwise: the fine-tuned biLM a record's run read, say).
+        """
+        record = read_run_record(self.records, run.name) if self.records else None
+        if record is None or not is_result_of(record, run.as_json()):
+            return False
+        now = self._inputs(run.task, run.environment, self.environment(run))
+        if _changes(record.info.get("inputs", {}), now):
+            return False
+        return not run.finetuned_bilm or not self.changed_bilm_inputs(run.finetuned_bilm)
 
     def changed_inputs(self, run: RunSpec) -> List[str]:
         """The input files of a run whose bytes differ from those on record, each said with both hashes."""
@@ -183,9 +194,13 @@ class Runner:
         return _changes(recorded, self._inputs(run.task, run.environment, self.environment(run)))
 
     def changed_bilm_inputs(self, name: str) -> List[str]:
-        """The same for a built fine-tuned biLM: its starting biLM and its task's data."""
+        """The same for a fine-tuned biLM, built here or recorded: its starting biLM and its task's data."""
         bilm = next(bilm for bilm in self.plan.bilms if bilm.name == name)
-        recorded = (read_json(self.runs_dir / BILMS_DIR / name / BILM_INFO) or {}).get("inputs", {})
+        info = read_json(self.runs_dir / BILMS_DIR / name / BILM_INFO)
+        if info is None and self.records:
+            record = read_bilm_record(self.records, name)
+            info = record.info if record is not None else None
+        recorded = (info or {}).get("inputs", {})
         return _changes(recorded, self._inputs(bilm.task, bilm.environment, child_environment(bilm.environment)))
 
     def _inputs(self, task: str, planned: Dict[str, str], environment: Dict[str, str]) -> Dict[str, Dict[str, Any]]:
@@ -196,21 +211,24 @@ class Runner:
 
     def dry_run(self) -> None:
         """Says what each fine-tuned biLM and each run would do, and the command it would run."""
+        states = self.states()
         for bilm in self.bilms:
-            built = is_built(self.runs_dir / BILMS_DIR / bilm.name)
+            built = is_built(self.runs_dir / BILMS_DIR / bilm.name) or self._bilm_recorded(bilm, states)
             changes = self.changed_bilm_inputs(bilm.name) if built else []
             state = "built from other input bytes" if changes else "built" if built else "to fine-tune"
+            if built and not changes and not is_built(self.runs_dir / BILMS_DIR / bilm.name):
+                state = RECORDED
             details = changes if built else [bilm_shell_line(bilm, self.runs_dir)]
             print(f"biLM {bilm.name}: {state}" + "".join(f"\n    {line}" for line in details))
         for run in self.runs:
-            state = self.state(run)
+            state = states[run.name]
             line = f"{run.name}: {state}"
             if state in (START, RESUME, EXTEND):
                 line += "\n    " + shell_line(run, self.runs_dir / run.name, recover=state != START)
             if state == STALE:
                 line += "".join(f"\n    {change}" for change in self.changed_inputs(run))
             print(line)
-        print(self.progress(self.states()))
+        print(self.progress(states))
 
     def run(self) -> int:
         """Runs every run not finished; returns 0 if none failed or conflicts, 1 otherwise."""
@@ -253,7 +271,12 @@ class Runner:
                     _write_json(self.runs_dir / run.name / RUN_INFO, info)
                 if info and info.get("status") == FINISHED and is_finished(self.runs_dir / run.name):
                     self.durations[run.name] = info.get("wall_seconds") or 0.0
+            self._keep_records()
             states = self.states()
+            for run in self.runs:
+                if states[run.name] == RECORDED:
+                    record = read_run_record(self.records, run.name)
+                    self.durations[run.name] = record.info.get("wall_seconds") or 0.0
             for name, state in states.items():
                 if state == MISSING:
                     logger.warning(
@@ -277,7 +300,9 @@ class Runner:
                         self.runs_dir / name,
                         "; ".join(changes),
                     )
-            unbuilt = {bilm.name for bilm in self.bilms if not self._build_bilm(bilm)}
+            unbuilt = {
+                bilm.name for bilm in self.bilms if not (self._bilm_recorded(bilm, states) or self._build_bilm(bilm))
+            }
             queue = []
             for run in self.runs:
                 if states[run.name] not in (START, RESUME, EXTEND):
@@ -330,9 +355,10 @@ class Runner:
     def progress(self, states: Dict[str, str]) -> str:
         counts = collections.Counter(states.values())
         left = counts[START] + counts[RESUME] + counts[EXTEND]
+        from_records = f" ({counts[RECORDED]} of them by their records)" if counts[RECORDED] else ""
         line = (
-            f"[reproduce] {counts[FINISHED]} done, {counts['running']} running, {counts['failed']} failed, "
-            f"{left} left of {len(states)}"
+            f"[reproduce] {counts[FINISHED] + counts[RECORDED]} done{from_records}, {counts['running']} running, "
+            f"{counts['failed']} failed, {left} left of {len(states)}"
         )
         if counts[MISSING] or counts[CHANGED] or counts[STALE]:
             line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed, {counts[STALE]} inputs changed)"
@@ -382,6 +408,7 @@ class Runner:
             "written": now(),
             "runs": [run.as_json() for run in self.plan.runs],
             "config_missing": missing,
+            "records": str(self.plan.records) if self.plan.records else None,
         }
         _write_json(self.runs_dir / PLAN_RECORD, record)
 
@@ -448,6 +475,8 @@ class Runner:
         if status == FINISHED:
             self.durations[run.name] = info["wall_seconds"]
             logger.info("%s finished in %s", run.name, _duration(attempt["seconds"]))
+            if self.records:
+                write_run_record(self.records, read_run(run_dir))
         elif status == "failed":
             self.failed.append(run.name)
             logger.error("%s failed (exit code %s): %s", run.name, process.returncode, info["error"]["summary"])
@@ -529,6 +558,37 @@ class Runner:
             environment.update({name: str(directory / path) for name, path in FINETUNED_ELMO_FILES.items()})
         return environment
 
+    def _keep_records(self) -> None:
+        """Writes the record of each finished run and built biLM here whose record is missing or differs."""
+        if not self.records:
+            return
+        for run in self.runs:
+            run_dir = self.runs_dir / run.name
+            if state_of(run, run_dir) != FINISHED or read_run_info(run_dir).get("status") != FINISHED:
+                continue
+            record = read_run_record(self.records, run.name)
+            here = (read_run_info(run_dir), read_json(run_dir / "metrics.json"))
+            if record is None or (record.info, record.metrics) != here:
+                logger.info("%s: recorded in %s", run.name, write_run_record(self.records, read_run(run_dir)))
+        planned = {bilm.name for bilm in self.bilms}
+        for built in read_bilms(self.runs_dir):
+            if built.name not in planned or built.status != FINISHED:
+                continue
+            record = read_bilm_record(self.records, built.name)
+            if record is None or (record.info, record.perplexity) != (built.info, built.perplexity):
+                logger.info("biLM %s: recorded in %s", built.name, write_bilm_record(self.records, built))
+
+    def _bilm_recorded(self, bilm: BilmSpec, states: Dict[str, str]) -> bool:
+        """Whether a biLM not built here is done by its record: same inputs, and no run left needs its weights."""
+        if not self.records or is_built(self.runs_dir / BILMS_DIR / bilm.name):
+            return False
+        record = read_bilm_record(self.records, bilm.name)
+        if record is None or record.info.get("spec") != bilm.as_json() or self.changed_bilm_inputs(bilm.name):
+            return False
+        return not any(
+            states.get(run.name) in (START, RESUME, EXTEND) for run in self.runs if run.finetuned_bilm == bilm.name
+        )
+
     def _build_bilm(self, bilm: BilmSpec) -> bool:
         """Fine-tunes `bilm` unless it is built (resuming what an earlier attempt left); whether it is built now."""
         directory = self.runs_dir / BILMS_DIR / bilm.name
@@ -595,6 +655,8 @@ class Runner:
             logger.error("biLM %s failed (exit code %s): %s", bilm.name, process.returncode, info["error"]["summary"])
         info["wall_seconds"] = round(sum(a.get("seconds", 0.0) for a in info["attempts"]), 1)
         _write_json(directory / BILM_INFO, info)
+        if status == FINISHED and self.records:
+            write_bilm_record(self.records, next(b for b in read_bilms(self.runs_dir) if b.name == bilm.name))
         if interrupted:
             raise KeyboardInterrupt
         return status == FINISHED

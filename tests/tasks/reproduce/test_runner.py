@@ -14,16 +14,20 @@ from pathlib import Path
 
 import pytest
 from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
 
 from tasks.bilm.weight_file import random_weights, tiny_options, write_elmo_files
 from tasks.reproduce import runner as runner_module
 from tasks.reproduce.plan import load_plan
+from tasks.reproduce.records import read_run_record, write_run_record
 from tasks.reproduce.report import build_report
+from tasks.reproduce.results import RunResult
 from tasks.reproduce.runner import (
     CHANGED,
     EXTEND,
     FINISHED,
     MISSING,
+    RECORDED,
     RESUME,
     STALE,
     START,
@@ -302,13 +306,14 @@ def test_a_finetuned_biLM_built_from_other_bytes_is_not_used(tmp_path, tiny_conl
     assert "its fine-tuned biLM" in caplog.text
 
 
-def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny_conll, tiny_elmo):
+def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny_conll, tiny_elmo, capsys):
     fixture = str(tiny_conll)
     path = tmp_path / "plan.json"
     path.write_text(
         json.dumps(
             {
                 "name": "finetuned",
+                "records": str(tmp_path / "records"),
                 "environment": {
                     "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
                     "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
@@ -361,12 +366,59 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
     assert f"| 103.2 | 46.3 | {perplexity['before']['perplexity']:.1f} (" in row and "tiny.conll: 10, " in row
     assert row.startswith("| NER |") and "attempts" not in row
     assert "| NER (finetuned) |" in report.split("## Table 1")[1].split("\n## ")[0]
+    # Another machine, with the records (committed) and none of the run directories: nothing is
+    # trained or built again, and the report has the same rows.
+    records = sorted(str(path.relative_to(tmp_path / "records")) for path in (tmp_path / "records").rglob("*.json"))
+    assert records == [f"bilms/{bilm.name}.json", "ner-elmo-finetuned-seed1.json", "ner-elmo-finetuned-seed2.json"]
+    elsewhere = tmp_path / "elsewhere"
+    runner = Runner(plan, elsewhere)
+    runner.dry_run()
+    said = capsys.readouterr().out
+    assert f"biLM {bilm.name}: recorded" in said and "ner-elmo-finetuned-seed1: recorded" in said
+    assert "[reproduce] 2 done (2 of them by their records), 0 running, 0 failed, 0 left of 2" in said
+    assert runner.run() == 0
+    assert sorted(path.name for path in elsewhere.iterdir()) == [".file_hashes.json", ".lock", "plan.json"]
+    here, there = (build_report(folder, folder / "report")[0].read_text() for folder in (runs_dir, elsewhere))
+    for section in ("## Table 1", "## Table 7", "## Figure 2", "## Training curves"):
+        assert there.split(section)[1].split("\n## ")[0] == here.split(section)[1].split("\n## ")[0]
+    assert "and the records of 2 runs in `records`" in there
     # A build resumed in a later session: its time is the last attempt's, and the row says so.
     info["attempts"] = info["attempts"] * 3
     (built / "bilm_info.json").write_text(json.dumps(info))
     report = build_report(runs_dir, tmp_path / "report")[0].read_text()
     assert "(the last of 3 attempts) |" in report.split("## Table 7")[1].split("\n## ")[0]
     assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report
+
+
+def test_a_record_counts_only_for_the_same_run_on_the_same_input_bytes(tmp_path, tiny_conll):
+    weights = tmp_path / "bilm" / "weights.hdf5"
+    weights.parent.mkdir()
+    _write_biLM(weights, seed=1)
+    plan = _one_elmo_run_plan(tmp_path, tiny_conll, weights)._replace(records=tmp_path / "records")
+    run = plan.runs[0]._replace(overrides={**plan.runs[0].overrides, "trainer.num_epochs": EPOCHS})
+    runner = Runner(plan, tmp_path / "runs")
+    inputs = runner._inputs(run.task, run.environment, runner.environment(run))
+    metrics = {"epoch": EPOCHS - 1, "test_f1-measure-overall": 0.5}
+    epochs = [{"epoch": 0, "validation_f1-measure-overall": 0.4, "validation_precision-PER": 0.3}]
+    info = {"inputs": inputs}
+    result = RunResult(run.name, tmp_path, FINISHED, run.as_json(), info, metrics, epochs, None, [], None, [])
+    path = write_run_record(plan.records, result)
+    assert runner.state(run) == RECORDED
+    assert read_run_record(plan.records, run.name).epochs == [{"epoch": 0, "validation_f1-measure-overall": 0.4}]
+    assert runner.state(run._replace(seed=2)) == START  # another run
+    longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 4})
+    assert runner.state(longer) == START  # its epochs ran out: more would change it, and no checkpoint is here
+    write_run_record(plan.records, result._replace(metrics={**metrics, "epoch": 2}))
+    assert runner.state(longer) == RECORDED  # patience ended it: the longer schedule's run too
+    _write_biLM(weights, seed=2)  # the biLM re-bundled: the record is of other bytes
+    assert Runner(plan, tmp_path / "runs").state(run) == START
+
+    path.write_text('{"format": 1, "name": "cut short"')
+    with pytest.raises(ConfigurationError, match=f"{path}: not a run record, it is not JSON"):
+        read_run_record(plan.records, run.name)
+    path.write_text(json.dumps({"format": 1, "name": run.name}))
+    with pytest.raises(ConfigurationError, match="the record lacks spec, info, metrics, epochs, mixes"):
+        read_run_record(plan.records, run.name)
 
 
 def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan, tmp_path, tiny_elmo):
