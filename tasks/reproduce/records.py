@@ -16,7 +16,7 @@ commits), metrics.json, each epoch's scores, the learned ELMo layer weights and 
 import json
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set
 
 from allennlp.common.checks import ConfigurationError
 
@@ -96,13 +96,25 @@ def read_bilm_records(records_dir: Path) -> List[BilmResult]:
 def is_result_of(record: RunResult, planned: Dict[str, Any]) -> bool:
     """
     Whether a record is the result of the planned run (a spec, as_json): it trained the same, or
-    the plan now gives it more epochs and patience had ended it before its epochs ran out.
+    the plan now gives it more epochs and patience had ended it before its epochs ran out. Where
+    an input file lies is not compared (another clone, another data folder): its bytes are, by the
+    runner, against the sha256 on record.
     """
-    if same_training(record.spec, planned):
+    inputs = set(record.info.get("inputs", {}))
+    trained, planned = _without_paths(record.spec, inputs), _without_paths(planned, inputs)
+    if same_training(trained, planned):
         return True
-    last, planned_epochs = (record.metrics or {}).get("epoch"), record.spec.get("overrides", {}).get(EPOCHS_KEY)
+    last, planned_epochs = (record.metrics or {}).get("epoch"), trained.get("overrides", {}).get(EPOCHS_KEY)
     stopped_early = isinstance(last, int) and isinstance(planned_epochs, int) and last + 1 < planned_epochs
-    return stopped_early and longer_schedule(record.spec, planned)
+    return stopped_early and longer_schedule(trained, planned)
+
+
+def _without_paths(spec: Dict[str, Any], inputs: Set[str]) -> Dict[str, Any]:
+    environment = spec.get("environment", {})
+    return {
+        **spec,
+        "environment": {name: "<input file>" if name in inputs else environment[name] for name in environment},
+    }
 
 
 def _scores(epoch: Dict[str, Any], metric: str) -> Dict[str, Any]:

@@ -406,6 +406,13 @@ def test_a_record_counts_only_for_the_same_run_on_the_same_input_bytes(tmp_path,
     assert runner.state(run) == RECORDED
     assert read_run_record(plan.records, run.name).epochs == [{"epoch": 0, "validation_f1-measure-overall": 0.4}]
     assert runner.state(run._replace(seed=2)) == START  # another run
+    moved = tmp_path / "clone" / "tiny.conll"  # the same data, read from another folder
+    moved.parent.mkdir()
+    moved.write_bytes(tiny_conll.read_bytes())
+    environment = {**run.environment, **{name: str(moved) for name in run.environment if name.startswith("NER_")}}
+    assert runner.state(run._replace(environment=environment)) == RECORDED
+    moved.write_text(tiny_conll.read_text() + "\nEU NNP B-NP B-ORG\n")  # other data
+    assert Runner(plan, tmp_path / "runs").state(run._replace(environment=environment)) == START
     longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 4})
     assert runner.state(longer) == START  # its epochs ran out: more would change it, and no checkpoint is here
     write_run_record(plan.records, result._replace(metrics={**metrics, "epoch": 2}))
