@@ -22,9 +22,11 @@ What a run's directory holds decides what happens to it:
 A run whose config does not exist (yet) is reported as 'config missing' and the others go on; so
 does a run that fails, whose exit code and last log lines go into its `run_info.json`.
 
-Fine-tuned biLMs (§A.1) are built first, each once, into `RUNS_DIR/bilms/<name>/` by `allennlp
+Fine-tuned biLMs (§A.1) are built each once, into `RUNS_DIR/bilms/<name>/` by `allennlp
 finetune-bilm` (recorded in its `bilm_info.json`; finished when its `perplexity.json` is there,
 resumed otherwise), and the runs that use one read it through ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE.
+Those that runs read are built before the runs; those for Table 7 alone after them, or with
+`parallel` as jobs beside them.
 A built biLM whose starting biLM or task text has changed since is not used (nor are its runs).
 
 A plan with a `records` folder keeps a record of each finished run and built biLM there
@@ -300,10 +302,13 @@ class Runner:
                         self.runs_dir / name,
                         "; ".join(changes),
                     )
-            unbuilt = {
-                bilm.name for bilm in self.bilms if not (self._bilm_recorded(bilm, states) or self._build_bilm(bilm))
-            }
-            queue = []
+            # The biLMs that runs read are built first; those for Table 7 alone after the runs, or beside
+            # them with --parallel, so that a core does not wait on an hour of fine-tuning.
+            wanted = {run.finetuned_bilm for run in self.runs if states[run.name] in (START, RESUME, EXTEND)}
+            to_build = [bilm for bilm in self.bilms if not self._bilm_recorded(bilm, states)]
+            unbuilt = {bilm.name for bilm in to_build if bilm.name in wanted and not self._build_bilm(bilm)}
+            table_7_only = [bilm for bilm in to_build if bilm.name not in wanted]
+            queue: List[Any] = []
             for run in self.runs:
                 if states[run.name] not in (START, RESUME, EXTEND):
                     continue
@@ -323,30 +328,38 @@ class Runner:
                     states[run.name] = "running"
                     logger.info("%s | next: %s", self.progress(states), run.name)
                     states[run.name] = self._run_one(run, resume=state_of(run, self.runs_dir / run.name) != START)
+                for bilm in table_7_only:
+                    self._build_bilm(bilm)
             else:
-                self._run_in_parallel(queue, states)
+                self._run_in_parallel(queue + table_7_only, states)
             logger.info("%s | plan %s done", self.progress(states), self.plan.name)
         conflicts = [name for name, state in states.items() if state in (CHANGED, STALE)]
         return 1 if self.failed or conflicts else 0
 
-    def _run_in_parallel(self, queue: List[RunSpec], states: Dict[str, str]) -> None:
+    def _run_in_parallel(self, queue: List[Any], states: Dict[str, str]) -> None:
         """
-        Runs `queue` in plan order, `self.parallel` at a time. Ctrl-C (or `kill`) stops every run
-        going, each as one run is stopped alone, and then stops the runner.
+        Runs `queue` (runs, then biLMs to fine-tune for Table 7) in order, `self.parallel` at a time.
+        Ctrl-C (or `kill`) stops every job going, each as one is stopped alone, and then the runner.
         """
-        going: Dict[concurrent.futures.Future, RunSpec] = {}
+        going: Dict[concurrent.futures.Future, Any] = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.parallel) as pool:
             try:
                 while queue or going:
                     while queue and len(going) < self.parallel:
-                        run = queue.pop(0)
-                        states[run.name] = "running"
-                        logger.info("%s | next: %s", self.progress(states), run.name)
-                        resume = state_of(run, self.runs_dir / run.name) != START
-                        going[pool.submit(self._run_one, run, resume)] = run
+                        job = queue.pop(0)
+                        if isinstance(job, BilmSpec):
+                            logger.info("%s | next: biLM %s", self.progress(states), job.name)
+                            going[pool.submit(self._build_bilm, job)] = job
+                            continue
+                        states[job.name] = "running"
+                        logger.info("%s | next: %s", self.progress(states), job.name)
+                        resume = state_of(job, self.runs_dir / job.name) != START
+                        going[pool.submit(self._run_one, job, resume)] = job
                     done, _ = concurrent.futures.wait(going, timeout=1.0, return_when="FIRST_COMPLETED")
                     for future in done:
-                        states[going.pop(future).name] = future.result()
+                        job, result = going.pop(future), future.result()
+                        if isinstance(job, RunSpec):
+                            states[job.name] = result
             except KeyboardInterrupt:
                 self._stopping.set()
                 concurrent.futures.wait(going)
@@ -611,7 +624,7 @@ class Runner:
                 "biLM %s: %s was made otherwise than the plan says; remove it to build it again", bilm.name, directory
             )
             return False
-        command, environment = bilm_command(bilm, directory), child_environment(bilm.environment)
+        command, environment = bilm_command(bilm, directory), self._threads(child_environment(bilm.environment))
         info.update(
             name=bilm.name,
             plan=self.plan.name,
@@ -639,6 +652,7 @@ class Runner:
             console,
             lambda: None,
             f"Interrupted: stopping the fine-tuning of biLM {bilm.name} (rerun to resume)",
+            self._stopping,
         )
         console.close()
         attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)

@@ -677,6 +677,30 @@ def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
         Runner(side_by_side, runs_dir, parallel=0)
 
 
+def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_conll, tiny_elmo, caplog):
+    """With --parallel, a biLM that no run reads waits for no core: it is a job after the runs, not before them."""
+    environment = {"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1])}
+    environment.update({f"NER_{split}_DATA": str(tiny_conll) for split in ("TRAIN", "DEV", "TEST")})
+    tiny_bilm = {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2, "dataset_reader.unroll_steps": 5}
+    tiny_bilm.update({"model.num_samples": 0, "vocabulary.min_count.tokens": 1})
+    path = tmp_path / "plan.json"
+    plan = {
+        "name": "table7",
+        "environment": environment,
+        "overrides": {"trainer.num_epochs": 1},
+        "experiments": [{"task": "ner", "configs": ["baseline"], "seeds": [1, 2]}],
+        "finetuned_bilms": [{"task": "ner", "bilm_overrides": tiny_bilm}],
+    }
+    path.write_text(json.dumps(plan))
+    plan = load_plan(str(path))
+    [bilm] = plan.bilms
+    caplog.set_level("INFO", logger="tasks.reproduce.runner")
+    assert Runner(plan, tmp_path / "runs", parallel=2).run() == 0
+    assert json.loads((tmp_path / "runs" / "bilms" / bilm.name / "bilm_info.json").read_text())["status"] == FINISHED
+    jobs = [line.split("| next: ")[1] for line in caplog.messages if "| next: " in line]
+    assert jobs == ["ner-baseline-seed1", "ner-baseline-seed2", f"biLM {bilm.name}"]
+
+
 def test_an_attempt_whose_runner_was_killed_ends_at_its_last_logged_line(tmp_path):
     """
     A runner killed with its machine records no end for the attempt it ran; the next runner takes
