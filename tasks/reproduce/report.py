@@ -123,7 +123,7 @@ def _preamble(runs_dir: Path, records: Optional[Path], runs: Sequence[RunResult]
     planned = len(plan["runs"]) if plan else len(runs)
     built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     description = f" {plan['description']}" if plan and plan.get("description") else ""
-    recorded = sum(1 for run in runs if run.source.suffix == ".json")
+    recorded = sum(1 for run in runs if _from_record(run))
     from_records = f" and the records of {recorded} runs in `{runs_folder_name(records)}`" if recorded else ""
     return (
         f"Built {built} by `allennlp report` from the run directories in `{runs_folder_name(runs_dir)}`"
@@ -811,7 +811,7 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
         rows.append(
             [
                 f"`{run.name}`",
-                run.status,
+                run.status + (" (record)" if _from_record(run) else ""),
                 ", ".join(scores) or "—",
                 epochs,
                 _wall_time(run.info.get("wall_seconds")),
@@ -825,6 +825,13 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
         Paragraph(
             "Each run's directory holds its config.json, metrics, weights, console.log and run_info.json "
             "(the command, environment variables, input files with sha256, machine, commit, attempts)."
+            + (
+                " A run marked (record) finished where its directory is not: it is read from its record in the "
+                "plan's records folder (the first paragraph names it), which keeps run_info.json, the metrics, "
+                "each epoch's scores and the learned layer weights."
+                if any(_from_record(run) for run in runs)
+                else ""
+            )
         ),
     ]
     if rows:
@@ -842,6 +849,10 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
             )
         )
     return blocks
+
+
+def _from_record(run: RunResult) -> bool:
+    return run.source.suffix == ".json"
 
 
 def _failure(error: Dict[str, Any]) -> str:

@@ -382,6 +382,7 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
     for section in ("## Table 1", "## Table 7", "## Figure 2", "## Training curves"):
         assert there.split(section)[1].split("\n## ")[0] == here.split(section)[1].split("\n## ")[0]
     assert "and the records of 2 runs in `records`" in there
+    assert "| `ner-elmo-finetuned-seed1` | finished (record) |" in there
     # A build resumed in a later session: its time is the last attempt's, and the row says so.
     info["attempts"] = info["attempts"] * 3
     (built / "bilm_info.json").write_text(json.dumps(info))
