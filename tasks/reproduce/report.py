@@ -48,6 +48,7 @@ def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
     plan = read_plan_record(runs_dir)
     records = Path(plan["records"]) if plan and plan.get("records") else None
     runs, bilms = _with_records(read_runs(runs_dir), read_bilms(runs_dir), records, plan)
+    runs = _with_twins(runs, plan)
     groups = _groups(runs, plan)
     title = f"Reproducing Peters et al. 2018 (ELMo): {plan['name'] if plan else runs_dir.name}"
     blocks: List[Block] = [Heading(1, title), Paragraph(_preamble(runs_dir, records, runs, plan))]
@@ -87,6 +88,18 @@ def _with_records(
     built = {bilm.name for bilm in bilms}
     bilms = bilms + [bilm for bilm in read_bilm_records(records) if bilm.name not in built]
     return sorted(runs, key=lambda run: run.name), sorted(bilms, key=lambda bilm: bilm.name)
+
+
+def _with_twins(runs: List[RunResult], plan: Optional[Dict]) -> List[RunResult]:
+    """Each planned twin without a directory of its own, as the run whose training it is (plan.json's `twins`)."""
+    by_name = {run.name: run for run in runs}
+    specs = {spec["name"]: spec for spec in (plan or {}).get("runs", [])}
+    twins = [
+        by_name[original]._replace(name=twin, spec=specs[twin], same_as=original)
+        for twin, original in (plan or {}).get("twins", {}).items()
+        if twin not in by_name and original in by_name and twin in specs
+    ]
+    return sorted(runs + twins, key=lambda run: run.name)
 
 
 def _groups(runs: Sequence[RunResult], plan: Optional[Dict]) -> Dict[GroupKey, Group]:
@@ -136,6 +149,7 @@ def _preamble(runs_dir: Path, records: Optional[Path], runs: Sequence[RunResult]
 
 def _time_spent(runs: Sequence[RunResult]) -> str:
     """The wall time of every attempt of every run, summed: what the plan has cost so far."""
+    runs = [run for run in runs if not run.same_as]  # a twin's time is its original's
     seconds = sum(run.info.get("wall_seconds") or 0.0 for run in runs)
     if not seconds:
         return ""
@@ -549,7 +563,9 @@ def _ablation_table(
             )
     caption = (
         f"Paper: Table {number}, development set (— where the paper has no number for the task). "
-        "Ours: the best epoch's development score of configs/ablations/<task>_<ablation>.jsonnet runs."
+        "Ours: the best epoch's development score of configs/ablations/<task>_<ablation>.jsonnet runs; an "
+        "ablation whose config is the task's ELMo config (the paper's setting) is not trained twice, and its "
+        "cell is that run's (the Runs table says which)."
     )
     return blocks + [Paragraph(caption), Table(headers, rows)]
 
@@ -750,7 +766,7 @@ def _training_curves(runs: Sequence[RunResult]) -> List[Block]:
     """Each run's dev metric after every epoch: a figure per task and training fraction (the whole set first)."""
     blocks: List[Block] = [Heading(2, "Training curves")]
     for task, spec in TASKS.items():
-        task_runs = [run for run in runs if run.task == task and run.epochs]
+        task_runs = [run for run in runs if run.task == task and run.epochs and not run.same_as]
         kinds = sorted({_curve_kind(run) for run in task_runs}, key=lambda kind: (kind not in (BASELINE, ELMO), kind))
         fractions = sorted({float(run.spec["train_fraction"]) for run in task_runs}, key=lambda f: (f != 1.0, f))
         for fraction in fractions:
@@ -811,10 +827,12 @@ def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block
         rows.append(
             [
                 f"`{run.name}`",
-                run.status + (" (record)" if _from_record(run) else ""),
+                run.status
+                + (" (record)" if _from_record(run) else "")
+                + (f" (trains as `{run.same_as}`: its results)" if run.same_as else ""),
                 ", ".join(scores) or "—",
                 epochs,
-                _wall_time(run.info.get("wall_seconds")),
+                "—" if run.same_as else _wall_time(run.info.get("wall_seconds")),
                 _hardware(run.info),
                 commit,
                 _failure(error) if error and run.status == "failed" else "",

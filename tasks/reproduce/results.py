@@ -43,6 +43,7 @@ class RunResult(NamedTuple):
     mixes: List[Mix]
     training_size: Optional[Tuple[int, int]]  # instances trained on, of how many (from the training log)
     evaluation_sizes: List[Tuple[int, int]]  # dev and test instances evaluated on, of how many, when a part
+    same_as: Optional[str] = None  # a twin (runner.twins): the run whose training this one is, and whose results
 
     @property
     def task(self) -> str:

@@ -29,6 +29,11 @@ Those that runs read are built before the runs; those for Table 7 alone after th
 `parallel` as jobs beside them.
 A built biLM whose starting biLM or task text has changed since is not used (nor are its runs).
 
+A run whose config, read as `allennlp train` reads it (the run's overrides and variables applied),
+is that of an earlier run of the plan is not trained again: an ablation that is the paper's own
+setting, such as SNLI's `input_and_output` beside `elmo`. `plan.json` names each such twin, and the
+report gives it the earlier run's results.
+
 A plan with a `records` folder keeps a record of each finished run and built biLM there
 (`tasks.reproduce.records`), written as it finishes and for any finished one that lacks it. A run
 with no directory here whose record is of the same run, trained on the same input bytes, is done
@@ -76,6 +81,7 @@ from tasks.reproduce.layout import (
     is_built,
     is_finished,
 )
+from tasks.reproduce.paper import ABLATIONS
 from tasks.reproduce.plan import EPOCHS_KEY, BilmSpec, Plan, RunSpec, longer_schedule, same_training
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
 from tasks.reproduce.records import (
@@ -98,6 +104,7 @@ MACHINE_KINDS = ("devices", "directory")
 FINISHED, RESUME, START, MISSING, CHANGED = "finished", "resume", "start", "config missing", "changed"
 STALE = "inputs changed"  # finished, but an input file's bytes differ from those it was trained with
 RECORDED = "recorded"  # finished elsewhere: no directory here, a record of the same run and inputs (records.py)
+TWIN = "trains as another run"  # its config, read as `allennlp train` reads it, is an earlier run's: not trained twice
 EXTEND = "extend"  # resumed from its last checkpoint for the epochs the plan now adds
 BATCHES_KEY = "data_loader.batches_per_epoch"  # set, an epoch is that many updates, not a pass over the data
 
@@ -159,6 +166,7 @@ class Runner:
         self.files = FileIdentities(runs_dir / ".file_hashes.json")
         self.durations: Dict[str, float] = {}  # finished runs' wall seconds, for the estimate
         self.failed: List[str] = []
+        self.twins = twins(plan.runs, self.environment)
 
     def states(self) -> Dict[str, str]:
         return {run.name: self.state(run) for run in self.runs}
@@ -175,6 +183,8 @@ class Runner:
             return STALE
         if state == START and self.recorded(run):
             return RECORDED
+        if state == START and run.name in self.twins:
+            return TWIN
         return state
 
     def recorded(self, run: RunSpec) -> bool:
@@ -229,6 +239,8 @@ class Runner:
                 line += "\n    " + shell_line(run, self.runs_dir / run.name, recover=state != START)
             if state == STALE:
                 line += "".join(f"\n    {change}" for change in self.changed_inputs(run))
+            if state == TWIN:
+                line += f" {self.twins[run.name]}"
             print(line)
         print(self.progress(states))
 
@@ -375,6 +387,8 @@ class Runner:
         )
         if counts[MISSING] or counts[CHANGED] or counts[STALE]:
             line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed, {counts[STALE]} inputs changed)"
+        if counts[TWIN]:
+            line += f"; {counts[TWIN]} train as an earlier run does, which stands for them"
         pending = [run for run in self.runs if states.get(run.name) in (START, RESUME, EXTEND, "running")]
         estimates = [self.estimate(run) for run in pending]
         timed = [seconds for seconds in estimates if seconds is not None]
@@ -422,6 +436,7 @@ class Runner:
             "runs": [run.as_json() for run in self.plan.runs],
             "config_missing": missing,
             "records": str(self.plan.records) if self.plan.records else None,
+            "twins": self.twins,
         }
         _write_json(self.runs_dir / PLAN_RECORD, record)
 
@@ -706,6 +721,45 @@ def bilm_shell_line(bilm: BilmSpec, runs_dir: Path) -> str:
     variables = " ".join(f"{name}={shlex.quote(value)}" for name, value in sorted(bilm.environment.items()))
     arguments = bilm_command(bilm, runs_dir / BILMS_DIR / bilm.name)[3:]
     return f"{variables} allennlp {' '.join(shlex.quote(argument) for argument in arguments)}".strip()
+
+
+def twins(runs: List[RunSpec], environment_of) -> Dict[str, str]:
+    """
+    Each run whose training is an earlier run's, by another config file: {its name: the earlier
+    run's}. An ablation may restate the paper's own setting, so runs that differ in their config
+    alone, one an ablation at least, are compared, read as `allennlp train` reads them (with
+    `environment_of(run)` and each suite variable's default: about 0.3 s a config); a config that
+    cannot be read is nobody's twin (its run fails and says why).
+    """
+    from allennlp.common import Params
+
+    alike: Dict[str, List[RunSpec]] = collections.defaultdict(list)
+    for run in runs:
+        rest = {k: v for k, v in run.as_json().items() if k not in ("name", "config_name", "config", "label")}
+        alike[json.dumps(rest, sort_keys=True)].append(run)
+    found: Dict[str, str] = {}
+    effective: Dict[str, Dict[str, str]] = {}  # with_defaults reads the word vectors files: once per environment
+    for group in alike.values():
+        if len(group) < 2 or not any(run.config_name in ABLATIONS for run in group):
+            continue
+        seen: Dict[str, str] = {}
+        for run in group:
+            environment = environment_of(run)
+            variables = json.dumps(environment, sort_keys=True)
+            if variables not in effective:
+                effective[variables] = with_defaults(environment)
+            try:
+                params = Params.from_file(
+                    str(PROJECT_ROOT / run.config), json.dumps(run.overrides), effective[variables]
+                )
+            except Exception:  # noqa: BLE001 - any error: the run says it when it runs
+                continue
+            config = json.dumps(params.as_dict(quiet=True), sort_keys=True)
+            if config in seen:
+                found[run.name] = seen[config]
+            else:
+                seen[config] = run.name
+    return found
 
 
 def child_environment(planned: Dict[str, str]) -> Dict[str, str]:

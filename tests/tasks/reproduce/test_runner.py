@@ -17,6 +17,7 @@ from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 
 from tasks.bilm.weight_file import random_weights, tiny_options, write_elmo_files
+from tasks.environment import PROJECT_ROOT
 from tasks.reproduce import runner as runner_module
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.records import read_run_record, write_run_record
@@ -676,6 +677,30 @@ def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
     assert attempts[1][0]["started"] < attempts[0][0]["ended"] and attempts[0][0]["started"] < attempts[1][0]["ended"]
     with pytest.raises(Exception, match="--parallel must be 1 or more"):
         Runner(side_by_side, runs_dir, parallel=0)
+
+
+def test_an_ablation_that_restates_another_runs_config_is_not_trained_twice(plan, tmp_path, capsys):
+    """SNLI's input_and_output ablation is its ELMo config: the run stands for both, in the runner and the report."""
+    good = plan.runs[1]
+    restated = tmp_path / "ner_input_only.jsonnet"
+    restated.write_text(f"(import '{PROJECT_ROOT / good.config}')")
+    changed = tmp_path / "ner_output_only.jsonnet"
+    changed.write_text(f"(import '{PROJECT_ROOT / good.config}') + {{trainer+: {{patience: 2}}}}")
+    twin = good._replace(name="ner-input_only-fraction0.6-seed7", config_name="input_only", config=str(restated))
+    other = good._replace(name="ner-output_only-fraction0.6-seed7", config_name="output_only", config=str(changed))
+    runs_dir = tmp_path / "runs"
+    runner = Runner(plan._replace(runs=[good, twin, other]), runs_dir)
+    assert runner.twins == {twin.name: good.name}
+    runner.dry_run()
+    assert f"{twin.name}: trains as another run {good.name}\n" in capsys.readouterr().out
+    runner = Runner(plan._replace(runs=[good, twin]), runs_dir)
+    assert runner.run() == 0
+    assert not (runs_dir / twin.name).exists()
+    assert json.loads((runs_dir / "plan.json").read_text())["twins"] == {twin.name: good.name}
+    report = build_report(runs_dir, tmp_path / "report")[0].read_text()
+    score = report.split(f"| `{good.name}` | finished | ")[1].split(" |")[0]
+    assert f"| `{twin.name}` | finished (trains as `{good.name}`: its results) | {score} |" in report
+    assert "Runs: 2 planned, 2 finished" in report
 
 
 def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_conll, tiny_elmo, caplog):
