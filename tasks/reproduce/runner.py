@@ -82,7 +82,7 @@ from tasks.reproduce.layout import (
     is_finished,
 )
 from tasks.reproduce.paper import ABLATIONS
-from tasks.reproduce.plan import EPOCHS_KEY, BilmSpec, Plan, RunSpec, longer_schedule, same_training
+from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, EPOCHS_KEY, BilmSpec, Plan, RunSpec, longer_schedule, same_training
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
 from tasks.reproduce.records import (
     is_result_of,
@@ -735,7 +735,8 @@ def twins(runs: List[RunSpec], environment_of) -> Dict[str, str]:
 
     alike: Dict[str, List[RunSpec]] = collections.defaultdict(list)
     for run in runs:
-        rest = {k: v for k, v in run.as_json().items() if k not in ("name", "config_name", "config", "label")}
+        naming = ("name", "config_name", "config", "label") + DESCRIPTIVE_FIELDS
+        rest = {k: v for k, v in run.as_json().items() if k not in naming}
         alike[json.dumps(rest, sort_keys=True)].append(run)
     found: Dict[str, str] = {}
     effective: Dict[str, Dict[str, str]] = {}  # with_defaults reads the word vectors files: once per environment
