@@ -358,7 +358,12 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
         assert config["model"]["text_field_embedder"]["token_embedders"]["elmo"]["weight_file"] == str(
             built / "elmo" / "weights.hdf5"
         )
+    record = tmp_path / "records" / "ner-elmo-finetuned-seed2.json"
+    record.unlink()  # lost, or the run finished before the plan kept records: written when the runner next starts
     assert Runner(plan, runs_dir).run() == 0  # built and finished: nothing again
+    assert json.loads(record.read_text())["metrics"] == json.loads(
+        (record.parent.parent / "runs" / record.stem / "metrics.json").read_text()
+    )
     assert len(json.loads((built / "bilm_info.json").read_text())["attempts"]) == 1
     markdown, _ = build_report(runs_dir, tmp_path / "report")
     report = markdown.read_text()
