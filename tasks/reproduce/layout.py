@@ -8,7 +8,9 @@ needs nothing of the machinery that makes one.
     RUNS_DIR/bilms/<biLM name>/        a fine-tuned biLM (§A.1), with its bilm_info.json
 """
 
+import json
 from pathlib import Path
+from typing import Any
 
 RUN_INFO = "run_info.json"
 PLAN_RECORD = "plan.json"
@@ -37,3 +39,10 @@ def has_checkpoint(run_dir: Path) -> bool:
 def is_built(bilm_dir: Path) -> bool:
     """Whether a fine-tuned biLM is finished: its weights exported and its perplexities written."""
     return (bilm_dir / BILM_PERPLEXITY).is_file() and (bilm_dir / FINETUNED_ELMO_FILES["ELMO_WEIGHT_FILE"]).is_file()
+
+
+def write_json(path: Path, value: Any, indent: int = 2, sort_keys: bool = False) -> None:
+    """Writes `value` as JSON whole or not at all: under a temporary name, then renamed."""
+    temporary = path.with_name(path.name + ".partial")
+    temporary.write_text(json.dumps(value, indent=indent, sort_keys=sort_keys) + "\n", encoding="utf-8")
+    temporary.replace(path)

@@ -14,13 +14,12 @@ commits), metrics.json, each epoch's scores, the learned ELMo layer weights and 
 """
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Set
 
 from allennlp.common.checks import ConfigurationError
 
-from tasks.reproduce.layout import BILMS_DIR
+from tasks.reproduce.layout import BILMS_DIR, write_json
 from tasks.reproduce.plan import EPOCHS_KEY, longer_schedule, same_training
 from tasks.reproduce.results import BilmResult, Mix, RunResult
 
@@ -161,6 +160,4 @@ def _read(path: Path, fields) -> Dict[str, Any]:
 
 def _write(path: Path, record: Dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".partial")
-    temporary.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    write_json(path, record, indent=1, sort_keys=True)

@@ -16,11 +16,11 @@ resume before `allennlp train` starts, naming each key with both values.
 """
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from tasks.environment import PROJECT_ROOT, VARIABLES
+from tasks.reproduce.layout import write_json
 
 
 class Difference(NamedTuple):
@@ -89,9 +89,7 @@ def adopt(trained_config: Path, moved: List[Difference]) -> None:
         for name in parents:
             block = block[name]
         block[last] = difference.now
-    written = trained_config.with_name(trained_config.name + ".tmp")
-    written.write_text(json.dumps(config, indent=4) + "\n", encoding="utf-8")
-    os.replace(written, trained_config)
+    write_json(trained_config, config, indent=4)  # AllenNLP's own indent for config.json
 
 
 def _recorded(recorded: Dict[str, Optional[str]], path: str) -> Optional[str]:

@@ -80,6 +80,7 @@ from tasks.reproduce.layout import (
     has_checkpoint,
     is_built,
     is_finished,
+    write_json,
 )
 from tasks.reproduce.paper import ABLATIONS
 from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, EPOCHS_KEY, BilmSpec, Plan, RunSpec, longer_schedule, same_training
@@ -268,12 +269,12 @@ class Runner:
                 info = read_run_info(self.runs_dir / run.name)
                 if info and close_unrecorded_attempts(info, self.runs_dir / run.name):
                     info = _with_totals(info)
-                    _write_json(self.runs_dir / run.name / RUN_INFO, info)
+                    write_json(self.runs_dir / run.name / RUN_INFO, info)
                 if info:
                     set_aside_superseded_metrics(self.runs_dir / run.name, info.get("attempts", []))
                 if info and info["spec"] != run.as_json() and same_training(info["spec"], run.as_json()):
                     info["spec"] = run.as_json()  # the plan describes it anew: the report follows
-                    _write_json(self.runs_dir / run.name / RUN_INFO, info)
+                    write_json(self.runs_dir / run.name / RUN_INFO, info)
                 elif (
                     info
                     and longer_schedule(info["spec"], run.as_json())
@@ -282,7 +283,7 @@ class Runner:
                     before, after = info["spec"]["overrides"][EPOCHS_KEY], run.overrides[EPOCHS_KEY]
                     info["spec"] = run.as_json()  # stopped by patience: the longer schedule's run too
                     info["schedule"] = f"planned for {before} epochs, stopped by patience; {after} planned now"
-                    _write_json(self.runs_dir / run.name / RUN_INFO, info)
+                    write_json(self.runs_dir / run.name / RUN_INFO, info)
                 if info and info.get("status") == FINISHED and is_finished(self.runs_dir / run.name):
                     self.durations[run.name] = info.get("wall_seconds") or 0.0
             self._keep_records()
@@ -438,7 +439,7 @@ class Runner:
             "records": str(self.plan.records) if self.plan.records else None,
             "twins": self.twins,
         }
-        _write_json(self.runs_dir / PLAN_RECORD, record)
+        write_json(self.runs_dir / PLAN_RECORD, record)
 
     def _run_one(self, run: RunSpec, resume: bool) -> str:
         run_dir = self.runs_dir / run.name
@@ -473,7 +474,7 @@ class Runner:
         def record_once_started() -> None:
             nonlocal recorded
             if not recorded and run_dir.is_dir():  # `allennlp train` has made it: say the run is on
-                _write_json(run_dir / RUN_INFO, _with_totals(info))
+                write_json(run_dir / RUN_INFO, _with_totals(info))
                 recorded = True
 
         process, interrupted = _supervise(
@@ -499,7 +500,7 @@ class Runner:
         attempt["status"] = info["status"] = status
         console.close()
         info = _with_totals(info)
-        _write_json(run_dir / RUN_INFO, info)
+        write_json(run_dir / RUN_INFO, info)
         if status == FINISHED:
             self.durations[run.name] = info["wall_seconds"]
             logger.info("%s finished in %s", run.name, _duration(attempt["seconds"]))
@@ -573,7 +574,7 @@ class Runner:
         attempt.update(ended=now(), seconds=0.0, exit_code=None, status="failed")
         attempt["error"] = info["error"] = {"exit_code": None, "summary": why, "log_tail": [why]}
         info["status"] = "failed"
-        _write_json(run_dir / RUN_INFO, _with_totals(info))
+        write_json(run_dir / RUN_INFO, _with_totals(info))
         self.failed.append(run.name)
         logger.error("%s", why)
         return "failed"
@@ -656,7 +657,7 @@ class Runner:
             "git": git_state(),
         }
         info.setdefault("attempts", []).append(attempt)
-        _write_json(directory / BILM_INFO, info)
+        write_json(directory / BILM_INFO, info)
         logger.info("biLM %s: fine-tuning on the %s training text (%s)", bilm.name, bilm.task, info["shell"])
         started = time.monotonic()
         console = _Console(directory)
@@ -683,7 +684,7 @@ class Runner:
             }
             logger.error("biLM %s failed (exit code %s): %s", bilm.name, process.returncode, info["error"]["summary"])
         info["wall_seconds"] = round(sum(a.get("seconds", 0.0) for a in info["attempts"]), 1)
-        _write_json(directory / BILM_INFO, info)
+        write_json(directory / BILM_INFO, info)
         if status == FINISHED and self.records:
             write_bilm_record(self.records, next(b for b in read_bilms(self.runs_dir) if b.name == bilm.name))
         if interrupted:
@@ -1023,12 +1024,6 @@ def _with_totals(info: Dict[str, Any]) -> Dict[str, Any]:
         "hardware": attempts[-1]["hardware"],
         "git": attempts[-1]["git"],
     }
-
-
-def _write_json(path: Path, value: Any) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(value, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-    temporary.replace(path)
 
 
 def _matches(name: str, pattern: str) -> bool:
