@@ -25,8 +25,8 @@ does a run that fails, whose exit code and last log lines go into its `run_info.
 Fine-tuned biLMs (§A.1) are built each once, into `RUNS_DIR/bilms/<name>/` by `allennlp
 finetune-bilm` (recorded in its `bilm_info.json`; finished when its `perplexity.json` is there,
 resumed otherwise), and the runs that use one read it through ELMO_OPTIONS_FILE / ELMO_WEIGHT_FILE.
-Those that runs read are built before the runs; those for Table 7 alone after them, or with
-`parallel` as jobs beside them.
+Those that runs read are built before the runs, or with `parallel` as the first jobs, their runs
+waiting for them while other runs train; those for Table 7 alone are built after the runs.
 A built biLM whose starting biLM or task text has changed since is not used (nor are its runs).
 
 A run whose config, read as `allennlp train` reads it (the run's overrides and variables applied),
@@ -315,68 +315,81 @@ class Runner:
                         self.runs_dir / name,
                         "; ".join(changes),
                     )
-            # The biLMs that runs read are built first; those for Table 7 alone after the runs, or beside
-            # them with --parallel, so that a core does not wait on an hour of fine-tuning.
+            # One at a time, the biLMs that runs read are built first. With --parallel they are the first
+            # jobs, and their runs wait for them while the others train; the biLMs for Table 7 alone come
+            # after the runs, so that no core waits on an hour of fine-tuning.
             wanted = {run.finetuned_bilm for run in self.runs if states[run.name] in (START, RESUME, EXTEND)}
             to_build = [bilm for bilm in self.bilms if not self._bilm_recorded(bilm, states)]
-            unbuilt = {bilm.name for bilm in to_build if bilm.name in wanted and not self._build_bilm(bilm)}
+            read_by_runs = [bilm for bilm in to_build if bilm.name in wanted]
             table_7_only = [bilm for bilm in to_build if bilm.name not in wanted]
-            queue: List[Any] = []
-            for run in self.runs:
-                if states[run.name] not in (START, RESUME, EXTEND):
-                    continue
-                if run.finetuned_bilm in unbuilt:
-                    logger.error(
-                        "%s: not run, its fine-tuned biLM %s failed (see %s)",
-                        run.name,
-                        run.finetuned_bilm,
-                        self.runs_dir / BILMS_DIR / run.finetuned_bilm / BILM_INFO,
-                    )
-                    states[run.name] = "failed"
-                    self.failed.append(run.name)
-                    continue
-                queue.append(run)
+            runs = [run for run in self.runs if states[run.name] in (START, RESUME, EXTEND)]
             if self.parallel == 1:
-                for run in queue:
+                unbuilt = {bilm.name for bilm in read_by_runs if not self._build_bilm(bilm)}
+                for run in runs:
+                    if run.finetuned_bilm in unbuilt:
+                        self._not_run_without_bilm(run, states)
+                        continue
                     states[run.name] = "running"
                     logger.info("%s | next: %s", self.progress(states), run.name)
                     states[run.name] = self._run_one(run, resume=state_of(run, self.runs_dir / run.name) != START)
                 for bilm in table_7_only:
                     self._build_bilm(bilm)
             else:
-                self._run_in_parallel(queue + table_7_only, states)
+                self._run_in_parallel([*read_by_runs, *runs, *table_7_only], states)
             logger.info("%s | plan %s done", self.progress(states), self.plan.name)
         conflicts = [name for name, state in states.items() if state in (CHANGED, STALE)]
         return 1 if self.failed or conflicts else 0
 
     def _run_in_parallel(self, queue: List[Any], states: Dict[str, str]) -> None:
         """
-        Runs `queue` (runs, then biLMs to fine-tune for Table 7) in order, `self.parallel` at a time.
+        Runs `queue` (biLMs that runs read, runs, then biLMs to fine-tune for Table 7) in order,
+        `self.parallel` at a time; a run whose biLM is not built yet gives its turn to the next job.
         Ctrl-C (or `kill`) stops every job going, each as one is stopped alone, and then the runner.
         """
         going: Dict[concurrent.futures.Future, Any] = {}
+        unbuilt = {job.name for job in queue if isinstance(job, BilmSpec)}
+        failed_bilms = set()
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.parallel) as pool:
             try:
                 while queue or going:
-                    while queue and len(going) < self.parallel:
-                        job = queue.pop(0)
+                    while len(going) < self.parallel:
+                        job = next((job for job in queue if getattr(job, "finetuned_bilm", None) not in unbuilt), None)
+                        if job is None:
+                            break
+                        queue.remove(job)
                         if isinstance(job, BilmSpec):
                             logger.info("%s | next: biLM %s", self.progress(states), job.name)
                             going[pool.submit(self._build_bilm, job)] = job
-                            continue
-                        states[job.name] = "running"
-                        logger.info("%s | next: %s", self.progress(states), job.name)
-                        resume = state_of(job, self.runs_dir / job.name) != START
-                        going[pool.submit(self._run_one, job, resume)] = job
+                        elif job.finetuned_bilm in failed_bilms:
+                            self._not_run_without_bilm(job, states)
+                        else:
+                            states[job.name] = "running"
+                            logger.info("%s | next: %s", self.progress(states), job.name)
+                            resume = state_of(job, self.runs_dir / job.name) != START
+                            going[pool.submit(self._run_one, job, resume)] = job
                     done, _ = concurrent.futures.wait(going, timeout=1.0, return_when="FIRST_COMPLETED")
                     for future in done:
                         job, result = going.pop(future), future.result()
                         if isinstance(job, RunSpec):
                             states[job.name] = result
+                        else:
+                            unbuilt.discard(job.name)
+                            if not result:
+                                failed_bilms.add(job.name)
             except KeyboardInterrupt:
                 self._stopping.set()
                 concurrent.futures.wait(going)
                 raise
+
+    def _not_run_without_bilm(self, run: RunSpec, states: Dict[str, str]) -> None:
+        logger.error(
+            "%s: not run, its fine-tuned biLM %s failed (see %s)",
+            run.name,
+            run.finetuned_bilm,
+            self.runs_dir / BILMS_DIR / run.finetuned_bilm / BILM_INFO,
+        )
+        states[run.name] = "failed"
+        self.failed.append(run.name)
 
     def progress(self, states: Dict[str, str]) -> str:
         counts = collections.Counter(states.values())

@@ -7,10 +7,12 @@ finished one is skipped, a run whose config does not exist is reported, and the 
 import json
 import os
 import signal
+import sys
 import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import List
 
 import pytest
 from allennlp.common import Params
@@ -730,6 +732,55 @@ def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_c
     assert json.loads((tmp_path / "runs" / "bilms" / bilm.name / "bilm_info.json").read_text())["status"] == FINISHED
     jobs = [line.split("| next: ")[1] for line in caplog.messages if "| next: " in line]
     assert jobs == ["ner-baseline-seed1", "ner-baseline-seed2", f"biLM {bilm.name}"]
+
+
+def test_with_parallel_the_runs_of_a_biLM_wait_for_it_while_the_others_train(
+    tmp_path, tiny_conll, tiny_elmo, caplog, monkeypatch
+):
+    """
+    With --parallel, a biLM that runs read is the first job, and its runs wait for it while other
+    runs take the free core; if it fails, its runs are not run (and say why) and the others finish.
+    """
+    environment = {"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1])}
+    environment.update({f"NER_{split}_DATA": str(tiny_conll) for split in ("TRAIN", "DEV", "TEST")})
+    tiny_bilm = {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2, "dataset_reader.unroll_steps": 5}
+    tiny_bilm.update({"model.num_samples": 0, "vocabulary.min_count.tokens": 1})
+    path = tmp_path / "plan.json"
+    plan = {
+        "name": "waiting",
+        "environment": environment,
+        "overrides": {"trainer.num_epochs": 1},
+        "experiments": [
+            {"task": "ner", "configs": ["elmo"], "seeds": [1], "finetune_bilm": True, "bilm_overrides": tiny_bilm},
+            {"task": "ner", "configs": ["baseline"], "seeds": [1, 2]},
+        ],
+    }
+    path.write_text(json.dumps(plan))
+    plan = load_plan(str(path))
+    [bilm] = plan.bilms
+    runs_dir, built = tmp_path / "runs", tmp_path / "runs" / "bilms" / bilm.name
+    caplog.set_level("INFO", logger="tasks.reproduce.runner")
+
+    def jobs_logged() -> List[str]:
+        return [line.split("| next: ")[1] for line in caplog.messages if "| next: " in line]
+
+    failing = [sys.executable, "-c", "raise SystemExit('no training text')"]
+    monkeypatch.setattr(runner_module, "bilm_command", lambda bilm, directory: failing)
+    assert Runner(plan, runs_dir, only=["ner-elmo-finetuned-seed1", "ner-baseline-seed1"], parallel=2).run() == 1
+    assert jobs_logged() == [f"biLM {bilm.name}", "ner-baseline-seed1"]
+    assert f"ner-elmo-finetuned-seed1: not run, its fine-tuned biLM {bilm.name} failed" in caplog.text
+    assert not (runs_dir / "ner-elmo-finetuned-seed1").exists()
+    assert state_of(plan.runs[1], runs_dir / "ner-baseline-seed1") == FINISHED
+    monkeypatch.undo()
+
+    caplog.clear()
+    assert Runner(plan, runs_dir, parallel=2).run() == 0
+    assert jobs_logged() == [f"biLM {bilm.name}", "ner-baseline-seed2", "ner-elmo-finetuned-seed1"]
+    bilm_attempt = json.loads((built / "bilm_info.json").read_text())["attempts"][-1]
+    [elmo_attempt] = json.loads((runs_dir / "ner-elmo-finetuned-seed1" / "run_info.json").read_text())["attempts"]
+    baseline_attempt = json.loads((runs_dir / "ner-baseline-seed2" / "run_info.json").read_text())["attempts"][0]
+    assert bilm_attempt["status"] == FINISHED and bilm_attempt["ended"] <= elmo_attempt["started"]
+    assert baseline_attempt["started"] < bilm_attempt["ended"]  # the free core trained beside the biLM
 
 
 def test_an_attempt_whose_runner_was_killed_ends_at_its_last_logged_line(tmp_path):
