@@ -157,7 +157,7 @@ def load_plan(path: str, environment=None) -> Plan:
     bilms: Dict[str, BilmSpec] = {}
     for index, experiment in enumerate(plan["experiments"]):
         where = f"plan {path}, experiment {index + 1}"
-        for run in _expand(experiment, plan, where):
+        for run in _expand(experiment, plan, where, environment["SHARED_DATA_DIR"]):
             if run.name in runs and runs[run.name] != run:
                 raise ConfigurationError(
                     f"{where}: run {run.name} is described twice with different settings: "
@@ -165,7 +165,7 @@ def load_plan(path: str, environment=None) -> Plan:
                 )
             runs[run.name] = run
         if experiment.get("finetune_bilm"):
-            bilm = _bilm_spec(experiment, plan, where)
+            bilm = _bilm_spec(experiment, plan, where, environment["SHARED_DATA_DIR"])
             bilms[bilm.name] = bilm
     extra = plan.get("finetuned_bilms", [])
     if not isinstance(extra, list):
@@ -175,7 +175,7 @@ def load_plan(path: str, environment=None) -> Plan:
         if not isinstance(experiment, dict):
             raise ConfigurationError(f"{where}: expected an object, got {experiment!r}")
         _check_keys(experiment, EXPERIMENT_KEYS, where)
-        bilm = _bilm_spec(experiment, plan, where)
+        bilm = _bilm_spec(experiment, plan, where, environment["SHARED_DATA_DIR"])
         bilms[bilm.name] = bilm
     records = plan.get("records")
     if records is not None and (not isinstance(records, str) or not records):
@@ -190,8 +190,12 @@ def load_plan(path: str, environment=None) -> Plan:
     )
 
 
-def _bilm_spec(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> BilmSpec:
-    """The fine-tuned biLM of an experiment's task: named by the task, its config and the environment it reads."""
+def _bilm_spec(experiment: Dict[str, Any], plan: Dict[str, Any], where: str, shared_data_dir: str) -> BilmSpec:
+    """
+    The fine-tuned biLM of an experiment's task: named by the task, its config and the environment
+    it reads, with paths in the shared data folder or this clone named from there, so that the same
+    biLM has the same name (and its runs and record theirs) where the two lie elsewhere.
+    """
     task = experiment.get("task")
     if task not in TASKS:
         raise ConfigurationError(f"{where}: 'task' is {task!r}, expected one of {sorted(TASKS)}")
@@ -199,14 +203,28 @@ def _bilm_spec(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> 
     overrides = _object(experiment, "bilm_overrides", where)
     config = config_path(task, ELMO)
     digest = hashlib.sha256(
-        json.dumps([task, config, environment, overrides], sort_keys=True).encode("utf-8")
+        json.dumps([task, config, _portable(environment, shared_data_dir), overrides], sort_keys=True).encode("utf-8")
     ).hexdigest()
     return BilmSpec(
         name=f"{task}-{digest[:10]}", task=task, config=config, environment=environment, overrides=overrides
     )
 
 
-def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> List[RunSpec]:
+def _portable(environment: Dict[str, str], shared_data_dir: str) -> Dict[str, str]:
+    """Each value under the shared data folder as `$SHARED_DATA_DIR/...`, under this clone as relative to it."""
+    shared = [shared_data_dir.rstrip(os.sep), str(Path(shared_data_dir).resolve())]  # as the plan joins it
+    roots = [(root, "$SHARED_DATA_DIR") for root in shared] + [(str(PROJECT_ROOT.resolve()), ".")]
+    portable = {}
+    for name, value in environment.items():
+        for root, named in roots:
+            if value.startswith(root + os.sep):
+                value = named + value[len(root) :]
+                break
+        portable[name] = value
+    return portable
+
+
+def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str, shared_data_dir: str) -> List[RunSpec]:
     if not isinstance(experiment, dict):
         raise ConfigurationError(f"{where}: expected an object, got {experiment!r}")
     _check_keys(experiment, EXPERIMENT_KEYS, where)
@@ -245,7 +263,7 @@ def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str) -> Lis
     finetune = experiment.get("finetune_bilm", False)
     if not isinstance(finetune, bool):
         raise ConfigurationError(f"{where}: 'finetune_bilm' must be true or false, got {finetune!r}")
-    bilm = _bilm_spec(experiment, plan, where).name if finetune else ""
+    bilm = _bilm_spec(experiment, plan, where, shared_data_dir).name if finetune else ""
     runs = []
     for config in configs:
         finetuned = bool(bilm) and config != BASELINE  # a baseline has no biLM to fine-tune

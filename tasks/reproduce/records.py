@@ -108,6 +108,12 @@ def is_result_of(record: RunResult, planned: Dict[str, Any]) -> bool:
     return stopped_early and longer_schedule(trained, planned)
 
 
+def is_bilm_result_of(record: BilmResult, planned: Dict[str, Any]) -> bool:
+    """Whether a fine-tuned biLM's record is of the planned biLM (a spec, as_json), where its files lie aside."""
+    inputs = set(record.info.get("inputs", {}))
+    return _without_paths(record.info.get("spec", {}), inputs) == _without_paths(planned, inputs)
+
+
 def _without_paths(spec: Dict[str, Any], inputs: Set[str]) -> Dict[str, Any]:
     environment = spec.get("environment", {})
     return {

@@ -20,7 +20,7 @@ from tasks.environment import repository_relative
 from tasks.reproduce import paper
 from tasks.reproduce.document import Block, Figure, Heading, Paragraph, Table, write_html, write_markdown
 from tasks.reproduce.paper import BASELINE, ELMO, TASKS
-from tasks.reproduce.records import is_result_of, read_bilm_records, read_run_records
+from tasks.reproduce.records import is_bilm_result_of, is_result_of, read_bilm_records, read_run_records
 from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_plan_record, read_runs
 
 GroupKey = Tuple[str, str, str, float]  # task, config name, label, training fraction
@@ -74,7 +74,7 @@ def _with_records(
 ) -> Tuple[List[RunResult], List[BilmResult]]:
     """
     The run directories and fine-tuned biLMs here, and the records of the planned ones that are
-    not here (each the result of the run as the plan has it now), sorted by name.
+    not here (each the result of the run or biLM as the plan has it now); the biLMs sorted by name.
     """
     if records is None or not records.is_dir():
         return runs, bilms
@@ -86,8 +86,15 @@ def _with_records(
         if record.name not in here and record.name in planned and is_result_of(record, planned[record.name])
     ]
     built = {bilm.name for bilm in bilms}
-    bilms = bilms + [bilm for bilm in read_bilm_records(records) if bilm.name not in built]
-    return sorted(runs, key=lambda run: run.name), sorted(bilms, key=lambda bilm: bilm.name)
+    planned_bilms = {spec["name"]: spec for spec in plan.get("bilms", [])}
+    bilms = bilms + [
+        record
+        for record in read_bilm_records(records)
+        if record.name not in built
+        and record.name in planned_bilms
+        and is_bilm_result_of(record, planned_bilms[record.name])
+    ]
+    return runs, sorted(bilms, key=lambda bilm: bilm.name)
 
 
 def _with_twins(runs: List[RunResult], plan: Optional[Dict]) -> List[RunResult]:

@@ -86,6 +86,7 @@ from tasks.reproduce.paper import ABLATIONS
 from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, EPOCHS_KEY, BilmSpec, Plan, RunSpec, longer_schedule, same_training
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
 from tasks.reproduce.records import (
+    is_bilm_result_of,
     is_result_of,
     read_bilm_record,
     read_run_record,
@@ -451,6 +452,7 @@ class Runner:
             "config_missing": missing,
             "records": str(self.plan.records) if self.plan.records else None,
             "twins": self.twins,
+            "bilms": [bilm.as_json() for bilm in self.plan.bilms],
         }
         write_json(self.runs_dir / PLAN_RECORD, record)
 
@@ -625,7 +627,7 @@ class Runner:
         if not self.records or is_built(self.runs_dir / BILMS_DIR / bilm.name):
             return False
         record = read_bilm_record(self.records, bilm.name)
-        if record is None or record.info.get("spec") != bilm.as_json() or self.changed_bilm_inputs(bilm.name):
+        if record is None or not is_bilm_result_of(record, bilm.as_json()) or self.changed_bilm_inputs(bilm.name):
             return False
         return not any(
             states.get(run.name) in (START, RESUME, EXTEND) for run in self.runs if run.finetuned_bilm == bilm.name

@@ -6,6 +6,7 @@ finished one is skipped, a run whose config does not exist is reported, and the 
 
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -310,10 +311,14 @@ def test_a_finetuned_biLM_built_from_other_bytes_is_not_used(tmp_path, tiny_conl
 
 
 def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny_conll, tiny_elmo, capsys):
-    fixture = str(tiny_conll)
-    path = tmp_path / "plan.json"
+    shared = tmp_path / "shared"  # the data as the plans read it: from SHARED_DATA_DIR
+    shared.mkdir()
+    shutil.copy(tiny_conll, shared / "tiny.conll")
+    fixture = "@FIXTURE@"
+    path = tmp_path / "plan.jsonnet"
     path.write_text(
-        json.dumps(
+        "local shared = std.extVar('SHARED_DATA_DIR');\n"
+        + json.dumps(
             {
                 "name": "finetuned",
                 "records": str(tmp_path / "records"),
@@ -341,9 +346,9 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
                     }
                 ],
             }
-        )
+        ).replace('"@FIXTURE@"', "shared + '/tiny.conll'")
     )
-    plan = load_plan(str(path))
+    plan = load_plan(str(path), {"SHARED_DATA_DIR": str(shared)})
     runs_dir = tmp_path / "runs"
     assert Runner(plan, runs_dir).run() == 0
     (bilm,) = plan.bilms
@@ -374,12 +379,18 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
     assert f"| 103.2 | 46.3 | {perplexity['before']['perplexity']:.1f} (" in row and "tiny.conll: 10, " in row
     assert row.startswith("| NER |") and "attempts" not in row
     assert "| NER (finetuned) |" in report.split("## Table 1")[1].split("\n## ")[0]
-    # Another machine, with the records (committed) and none of the run directories: nothing is
-    # trained or built again, and the report has the same rows.
+    # Another machine, with the records (committed), none of the run directories, and the data in
+    # another folder: the biLM has the same name, nothing is trained or built again, and the report
+    # has the same rows.
     records = sorted(str(path.relative_to(tmp_path / "records")) for path in (tmp_path / "records").rglob("*.json"))
     assert records == [f"bilms/{bilm.name}.json", "ner-elmo-finetuned-seed1.json", "ner-elmo-finetuned-seed2.json"]
+    moved = tmp_path / "moved"
+    shutil.copytree(shared, moved)
+    plan_there = load_plan(str(path), {"SHARED_DATA_DIR": str(moved)})
+    assert plan_there.bilms[0].name == bilm.name
+    assert plan_there.bilms[0].environment["NER_TRAIN_DATA"] == str(moved / "tiny.conll")
     elsewhere = tmp_path / "elsewhere"
-    runner = Runner(plan, elsewhere)
+    runner = Runner(plan_there, elsewhere)
     runner.dry_run()
     said = capsys.readouterr().out
     assert f"biLM {bilm.name}: recorded" in said and "ner-elmo-finetuned-seed1: recorded" in said
