@@ -43,6 +43,14 @@ from tasks.reproduce.runner import (
 )
 
 EPOCHS = 6
+# -o for a biLM fine-tuned in a few seconds on the tiny NER fixture
+TINY_BILM = {
+    "dataset_reader.num_streams": 2,
+    "data_loader.batch_size": 2,
+    "dataset_reader.unroll_steps": 5,
+    "model.num_samples": 0,
+    "vocabulary.min_count.tokens": 1,
+}
 
 
 @pytest.fixture
@@ -336,13 +344,7 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
                         "configs": ["elmo"],
                         "seeds": [1, 2],
                         "finetune_bilm": True,
-                        "bilm_overrides": {
-                            "dataset_reader.num_streams": 2,
-                            "data_loader.batch_size": 2,
-                            "dataset_reader.unroll_steps": 5,
-                            "model.num_samples": 0,
-                            "vocabulary.min_count.tokens": 1,
-                        },
+                        "bilm_overrides": TINY_BILM,
                     }
                 ],
             }
@@ -721,28 +723,35 @@ def test_an_ablation_that_restates_another_runs_config_is_not_trained_twice(plan
     assert "Runs: 2 planned, 2 finished" in report
 
 
-def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_conll, tiny_elmo, caplog):
-    """With --parallel, a biLM that no run reads waits for no core: it is a job after the runs, not before them."""
+def _tiny_ner_plan(tmp_path, tiny_conll, tiny_elmo, experiments, finetuned_bilms=()):
+    """A one-epoch plan over the tiny NER fixture and biLM, with biLMs fine-tuned in a few seconds."""
     environment = {"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1])}
     environment.update({f"NER_{split}_DATA": str(tiny_conll) for split in ("TRAIN", "DEV", "TEST")})
-    tiny_bilm = {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2, "dataset_reader.unroll_steps": 5}
-    tiny_bilm.update({"model.num_samples": 0, "vocabulary.min_count.tokens": 1})
     path = tmp_path / "plan.json"
     plan = {
-        "name": "table7",
+        "name": "tiny",
         "environment": environment,
         "overrides": {"trainer.num_epochs": 1},
-        "experiments": [{"task": "ner", "configs": ["baseline"], "seeds": [1, 2]}],
-        "finetuned_bilms": [{"task": "ner", "bilm_overrides": tiny_bilm}],
+        "experiments": experiments,
+        "finetuned_bilms": list(finetuned_bilms),
     }
     path.write_text(json.dumps(plan))
-    plan = load_plan(str(path))
+    return load_plan(str(path))
+
+
+def _jobs_logged(caplog) -> List[str]:
+    return [line.split("| next: ")[1] for line in caplog.messages if "| next: " in line]
+
+
+def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_conll, tiny_elmo, caplog):
+    """With --parallel, a biLM that no run reads waits for no core: it is a job after the runs, not before them."""
+    experiments = [{"task": "ner", "configs": ["baseline"], "seeds": [1, 2]}]
+    plan = _tiny_ner_plan(tmp_path, tiny_conll, tiny_elmo, experiments, [{"task": "ner", "bilm_overrides": TINY_BILM}])
     [bilm] = plan.bilms
     caplog.set_level("INFO", logger="tasks.reproduce.runner")
     assert Runner(plan, tmp_path / "runs", parallel=2).run() == 0
     assert json.loads((tmp_path / "runs" / "bilms" / bilm.name / "bilm_info.json").read_text())["status"] == FINISHED
-    jobs = [line.split("| next: ")[1] for line in caplog.messages if "| next: " in line]
-    assert jobs == ["ner-baseline-seed1", "ner-baseline-seed2", f"biLM {bilm.name}"]
+    assert _jobs_logged(caplog) == ["ner-baseline-seed1", "ner-baseline-seed2", f"biLM {bilm.name}"]
 
 
 def test_with_parallel_the_runs_of_a_biLM_wait_for_it_while_the_others_train(
@@ -752,33 +761,19 @@ def test_with_parallel_the_runs_of_a_biLM_wait_for_it_while_the_others_train(
     With --parallel, a biLM that runs read is the first job, and its runs wait for it while other
     runs take the free core; if it fails, its runs are not run (and say why) and the others finish.
     """
-    environment = {"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1])}
-    environment.update({f"NER_{split}_DATA": str(tiny_conll) for split in ("TRAIN", "DEV", "TEST")})
-    tiny_bilm = {"dataset_reader.num_streams": 2, "data_loader.batch_size": 2, "dataset_reader.unroll_steps": 5}
-    tiny_bilm.update({"model.num_samples": 0, "vocabulary.min_count.tokens": 1})
-    path = tmp_path / "plan.json"
-    plan = {
-        "name": "waiting",
-        "environment": environment,
-        "overrides": {"trainer.num_epochs": 1},
-        "experiments": [
-            {"task": "ner", "configs": ["elmo"], "seeds": [1], "finetune_bilm": True, "bilm_overrides": tiny_bilm},
-            {"task": "ner", "configs": ["baseline"], "seeds": [1, 2]},
-        ],
-    }
-    path.write_text(json.dumps(plan))
-    plan = load_plan(str(path))
+    experiments = [
+        {"task": "ner", "configs": ["elmo"], "seeds": [1], "finetune_bilm": True, "bilm_overrides": TINY_BILM},
+        {"task": "ner", "configs": ["baseline"], "seeds": [1, 2]},
+    ]
+    plan = _tiny_ner_plan(tmp_path, tiny_conll, tiny_elmo, experiments)
     [bilm] = plan.bilms
     runs_dir, built = tmp_path / "runs", tmp_path / "runs" / "bilms" / bilm.name
     caplog.set_level("INFO", logger="tasks.reproduce.runner")
 
-    def jobs_logged() -> List[str]:
-        return [line.split("| next: ")[1] for line in caplog.messages if "| next: " in line]
-
     failing = [sys.executable, "-c", "raise SystemExit('no training text')"]
     monkeypatch.setattr(runner_module, "bilm_command", lambda bilm, directory: failing)
     assert Runner(plan, runs_dir, only=["ner-elmo-finetuned-seed1", "ner-baseline-seed1"], parallel=2).run() == 1
-    assert jobs_logged() == [f"biLM {bilm.name}", "ner-baseline-seed1"]
+    assert _jobs_logged(caplog) == [f"biLM {bilm.name}", "ner-baseline-seed1"]
     assert f"ner-elmo-finetuned-seed1: not run, its fine-tuned biLM {bilm.name} failed" in caplog.text
     assert not (runs_dir / "ner-elmo-finetuned-seed1").exists()
     assert state_of(plan.runs[1], runs_dir / "ner-baseline-seed1") == FINISHED
@@ -786,7 +781,7 @@ def test_with_parallel_the_runs_of_a_biLM_wait_for_it_while_the_others_train(
 
     caplog.clear()
     assert Runner(plan, runs_dir, parallel=2).run() == 0
-    assert jobs_logged() == [f"biLM {bilm.name}", "ner-baseline-seed2", "ner-elmo-finetuned-seed1"]
+    assert _jobs_logged(caplog) == [f"biLM {bilm.name}", "ner-baseline-seed2", "ner-elmo-finetuned-seed1"]
     bilm_attempt = json.loads((built / "bilm_info.json").read_text())["attempts"][-1]
     [elmo_attempt] = json.loads((runs_dir / "ner-elmo-finetuned-seed1" / "run_info.json").read_text())["attempts"]
     baseline_attempt = json.loads((runs_dir / "ner-baseline-seed2" / "run_info.json").read_text())["attempts"][0]
