@@ -354,7 +354,8 @@ class Runner:
             try:
                 while queue or going:
                     while len(going) < self.parallel:
-                        job = next((job for job in queue if getattr(job, "finetuned_bilm", None) not in unbuilt), None)
+                        ready = (job for job in queue if isinstance(job, BilmSpec) or job.finetuned_bilm not in unbuilt)
+                        job = next(ready, None)
                         if job is None:
                             break
                         queue.remove(job)
