@@ -12,11 +12,11 @@
 // About 45 CPU hours in all, 6.9 of them NER's Table 1 (run), and 3 more to fine-tune the SQuAD biLM
 // (Table 7); one thread each, and the runner resumes across sessions.
 //
-// Data without a training split here is split first, and nothing is selected and tested on at once:
-//   python scripts/split_for_selection.py ../shared/data/snli/snli_1.0_dev.jsonl runs/data/snli_split
-//   python scripts/split_for_selection.py ../shared/data/srl_up_ewt/en_ewt-up-dev.conllu runs/data/up_split
-//   python scripts/litbank_coref_split.py --litbank ../shared/data/litbank --split 0 --output-dir runs/data/litbank_fold0
-//   allennlp reproduce plans/cpu.jsonnet            # runs/reproduce/cpu, report in runs/reproduce/cpu/report
+//   allennlp reproduce plans/cpu.jsonnet --parallel 2   # runs/reproduce/cpu, report in runs/reproduce/cpu/report
+//
+// Data without a training split here is split first (`prepare` below: the runner writes the parts into
+// runs/data where they are missing, the same bytes on every machine), and nothing is selected and
+// tested on at once.
 //
 // What differs from the paper, and the report says so for every task: substitute data where the
 // paper's is not open (Universal PropBank for OntoNotes SRL, LitBank for OntoNotes coreference,
@@ -24,6 +24,20 @@
 // and test (eval_limit, the same part in every run), fewer epochs and seeds, our own small biLM.
 local shared = std.extVar('SHARED_DATA_DIR');
 local ablations = ['top_layer', 'all_layers_lambda_1', 'all_layers_lambda_0_001', 'input_only', 'input_and_output', 'output_only'];
+
+// The training and held-out parts of files with no training split here, and LitBank's fold 0.
+local snli_split = {
+  command: ['python', 'scripts/split_for_selection.py', shared + '/snli/snli_1.0_dev.jsonl', 'runs/data/snli_split'],
+  outputs: ['runs/data/snli_split/train_part.jsonl', 'runs/data/snli_split/heldout_part.jsonl'],
+};
+local up_split = {
+  command: ['python', 'scripts/split_for_selection.py', shared + '/srl_up_ewt/en_ewt-up-dev.conllu', 'runs/data/up_split'],
+  outputs: ['runs/data/up_split/train_part.conllu', 'runs/data/up_split/heldout_part.conllu'],
+};
+local litbank_fold0 = {
+  command: ['python', 'scripts/litbank_coref_split.py', '--litbank', shared + '/litbank', '--split', '0', '--output-dir', 'runs/data/litbank_fold0'],
+  outputs: ['runs/data/litbank_fold0/' + part + '.conll' for part in ['train', 'dev', 'test']],
+};
 
 local glove = shared + '/glove/glove.6B.50d.txt.gz';  // GloVe 6B 50-d, every task's word vectors here
 local ner = import 'lib/ner_conll2003.libsonnet';  // all of CoNLL-2003, 40 epochs
@@ -61,8 +75,8 @@ local snli = {
   overrides: { 'trainer.num_epochs': 15 },
   data: 'SNLI 1.0 has no open training split here: the 6,889 pairs of 70% of its dev set (by premise) to train, the other 2,953 to select on, all of its test set to test',
   environment: {
-    SNLI_TRAIN_DATA: 'runs/data/snli_split/train_part.jsonl',
-    SNLI_DEV_DATA: 'runs/data/snli_split/heldout_part.jsonl',
+    SNLI_TRAIN_DATA: snli_split.outputs[0],
+    SNLI_DEV_DATA: snli_split.outputs[1],
     SNLI_TEST_DATA: shared + '/snli/snli_1.0_test.jsonl',
     SNLI_WORD_VECTORS: glove,
   },
@@ -92,16 +106,14 @@ local srl = {
   data: 'Universal PropBank 1.0 (English Web Treebank) for OntoNotes: the 3,996 predicate frames of 80% of its dev split (by sentence) to train, the other 981 to select on, all 4,799 of its test split to test',
   environment: {
     SRL_DATA_FORMAT: 'universal_propbank',
-    SRL_TRAIN_DATA: 'runs/data/up_split/train_part.conllu',
-    SRL_DEV_DATA: 'runs/data/up_split/heldout_part.conllu',
+    SRL_TRAIN_DATA: up_split.outputs[0],
+    SRL_DEV_DATA: up_split.outputs[1],
     SRL_TEST_DATA: shared + '/srl_up_ewt/en_ewt-up-test.conllu',
     SRL_WORD_VECTORS: glove,
   },
 };
-// LitBank's documents come as one file each, with ten train/dev/test folds of ids; write fold 0 as
-// the three files named here first (docs/coref.md):
-//   python scripts/litbank_coref_split.py --litbank ../shared/data/litbank --split 0 --output-dir runs/data/litbank_fold0
-// Sizes are scripts/train_coref_litbank.sh's: with the config's own (50-sentence training windows,
+// LitBank's documents come as one file each, with ten train/dev/test folds of ids: fold 0 is written
+// as three CoNLL-2012 files first (litbank_fold0, docs/coref.md). Sizes are scripts/train_coref_litbank.sh's: with the config's own (50-sentence training windows,
 // whole documents, 250 antecedents) an epoch takes about 8 minutes here.
 local coref = {
   task: 'coref',
@@ -113,9 +125,9 @@ local coref = {
   },
   data: 'LitBank coreference (CC BY 4.0), fold 0 (80 / 10 / 10 documents) for OntoNotes',
   environment: {
-    COREF_TRAIN_DATA: 'runs/data/litbank_fold0/train.conll',
-    COREF_DEV_DATA: 'runs/data/litbank_fold0/dev.conll',
-    COREF_TEST_DATA: 'runs/data/litbank_fold0/test.conll',
+    COREF_TRAIN_DATA: litbank_fold0.outputs[0],
+    COREF_DEV_DATA: litbank_fold0.outputs[1],
+    COREF_TEST_DATA: litbank_fold0.outputs[2],
     COREF_WORD_VECTORS: glove,
   },
 };
@@ -126,6 +138,7 @@ local coref = {
   // committed: the runner counts those runs as done on a machine without their directories, and the
   // report reads them (tasks/reproduce/records.py).
   records: 'results/cpu',
+  prepare: [snli_split, up_split, litbank_fold0],
   description: 'The paper on a 2-core CPU: open data, GloVe 6B 50-d, every task on all of its training set here but SQuAD (10,000 questions), the bundled biLM.',
   environment: {},
   // In the order they run. CPU hours (one thread, this 2-core machine), from the epoch times of

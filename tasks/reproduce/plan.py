@@ -5,6 +5,7 @@ A plan: the experiments to run, read from a JSON or Jsonnet file (see plans/ and
       name: 'cpu',                       // names the default runs folder: runs/reproduce/<name>
       description: '...',
       records: 'results/cpu',            // optional: where each finished run's record is kept (records.py)
+      prepare: [ { command: [...], outputs: [...] } ],  // optional: data made before the runs (prepare.py)
       environment: { ... },              // variables for every run (data paths, the biLM, DEVICES)
       overrides: { ... },                // `allennlp train -o` keys for every run
       experiments: [
@@ -43,10 +44,11 @@ from allennlp.common.checks import ConfigurationError
 
 from tasks.environment import PROJECT_ROOT
 from tasks.reproduce.paper import ABLATIONS, BASELINE, ELMO, TASKS
+from tasks.reproduce.prepare import PrepareStep, read_steps
 
 CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS
 SEED_KEYS = ("random_seed", "numpy_seed", "pytorch_seed")
-PLAN_KEYS = {"name", "description", "records", "environment", "overrides", "experiments", "finetuned_bilms"}
+PLAN_KEYS = {"name", "description", "records", "prepare", "environment", "overrides", "experiments", "finetuned_bilms"}
 EXPERIMENT_KEYS = {
     "task",
     "configs",
@@ -109,6 +111,7 @@ class Plan(NamedTuple):
     runs: List[RunSpec]
     bilms: List[BilmSpec] = []
     records: Optional[Path] = None  # the folder of finished runs' records, if the plan keeps them
+    prepare: List[PrepareStep] = []  # data made from the shared data before the runs that read it
 
 
 def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
@@ -187,6 +190,7 @@ def load_plan(path: str, environment=None) -> Plan:
         list(runs.values()),
         list(bilms.values()),
         PROJECT_ROOT / records if records else None,  # relative to the repository, as the configs' paths
+        read_steps(plan.get("prepare", []), f"plan {path}"),
     )
 
 

@@ -19,6 +19,9 @@ What a run's directory holds decides what happens to it:
   the same way, a resumable one refuses to resume, so that no cell mixes runs of two biLMs and no
   resume switches biLM mid-training.
 
+First, the data that the plan makes from the shared data (its `prepare` steps, `tasks.reproduce.prepare`)
+is made where it is missing.
+
 A run whose config does not exist (yet) is reported as 'config missing' and the others go on; so
 does a run that fails, whose exit code and last log lines go into its `run_info.json`.
 
@@ -84,6 +87,7 @@ from tasks.reproduce.layout import (
 )
 from tasks.reproduce.paper import ABLATIONS
 from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, EPOCHS_KEY, BilmSpec, Plan, RunSpec, longer_schedule, same_training
+from tasks.reproduce.prepare import PrepareStep, prepare
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
 from tasks.reproduce.records import (
     is_bilm_result_of,
@@ -223,9 +227,18 @@ class Runner:
         variables = {name: effective.get(name, "") for name in relevant_variables(task, planned, effective)}
         return {name: self.files.identify(str(PROJECT_ROOT / path)) for name, path in input_files(variables).items()}
 
+    def _steps_to_prepare(self) -> List[PrepareStep]:
+        """The plan's `prepare` steps that a run or biLM here reads (finished and recorded ones too: bytes count)."""
+        environments = [run.environment for run in self.runs] + [bilm.environment for bilm in self.bilms]
+        return [step for step in self.plan.prepare if step.is_read_by(environments)]
+
     def dry_run(self) -> None:
-        """Says what each fine-tuned biLM and each run would do, and the command it would run."""
-        states = self.states()
+        """Says what each data step, fine-tuned biLM and run would do, and the command it would run."""
+        for step in self._steps_to_prepare():
+            missing = step.missing()
+            state = f"to prepare\n    {step.shell_line()}" if missing else "prepared"
+            print(f"data {', '.join(missing or step.outputs)}: {state}")
+        states = self.states()  # as the files are now: a run recorded elsewhere is "start" until its data is prepared
         for bilm in self.bilms:
             built = is_built(self.runs_dir / BILMS_DIR / bilm.name) or self._bilm_recorded(bilm, states)
             changes = self.changed_bilm_inputs(bilm.name) if built else []
@@ -265,6 +278,9 @@ class Runner:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise ConfigurationError(f"another `allennlp reproduce` is using {self.runs_dir}") from None
+            for step in self._steps_to_prepare():
+                if not prepare(step):
+                    self.failed.append(f"prepare {step.outputs[0]}")
             self._record_plan()
             for run in self.runs:
                 info = read_run_info(self.runs_dir / run.name)

@@ -139,6 +139,21 @@ def test_bad_experiments_are_refused_with_where_and_what(tmp_path, experiment, m
         load_plan(_plan(tmp_path, [experiment]))
 
 
+@pytest.mark.parametrize(
+    "steps, message",
+    [
+        ({"command": ["python"], "outputs": ["a"]}, "must be a list of"),
+        ([{"command": "python split.py", "outputs": ["a"]}], "prepare 1: 'command' must be a non-empty list of str"),
+        ([{"command": ["python", "split.py"], "outputs": []}], "prepare 1: 'outputs' must be a non-empty list"),
+        ([{"command": ["python", "split.py"]}], "prepare 1: expected an object with exactly 'command' and 'outputs'"),
+    ],
+)
+def test_bad_prepare_steps_are_refused_with_where_and_what(tmp_path, steps, message):
+    experiments = [{"task": "ner", "configs": ["elmo"], "seeds": [1]}]
+    with pytest.raises(ConfigurationError, match=message):
+        load_plan(_plan(tmp_path, experiments, prepare=steps))
+
+
 def test_the_paper_plan_needs_its_data_folders_and_then_covers_tables_1_to_3_and_figure_1():
     with pytest.raises(ConfigurationError, match="needs the environment variable PAPER_DATA_DIR"):
         load_plan(str(ROOT / "plans/paper.jsonnet"), environment={"PAPER_ELMO_DIR": "/m"})
@@ -174,6 +189,11 @@ def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_
             or run.task == "squad"
         ), run.name
     assert {run.config_name for run in plan.runs if run.task == "snli"} >= {"top_layer", "output_only"}
+    # what is not in the shared data is made from it by the plan's own steps, before the runs
+    paths = {value for spec in plan.runs + plan.bilms for value in spec.environment.values() if "/" in value}
+    made_here = {path for path in paths if not path.startswith("/shared/")}
+    assert made_here == {output for step in plan.prepare for output in step.outputs}
+    assert all("/shared/" in " ".join(step.command) for step in plan.prepare)
     # Figure 1 for NER, SST-5 and SNLI: three seeds at 1%, 10% and 30%, all of the data from Table 1's runs
     for task in ("ner", "sst", "snli"):
         curve = [(run.config_name, run.train_fraction, run.seed) for run in plan.runs if run.task == task]

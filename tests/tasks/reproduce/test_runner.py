@@ -288,6 +288,50 @@ def test_a_run_trained_on_other_input_bytes_is_not_counted_nor_resumed(tmp_path,
     assert Runner(plan, runs_dir).state(run) == FINISHED
 
 
+def test_the_data_a_plan_makes_is_made_before_the_runs_that_read_it_once(tmp_path, tiny_snli, caplog, capsys):
+    """A new machine needs no hand-written set-up: the runner writes the plan's splits where they are missing."""
+    split = tmp_path / "split"
+    parts = [str(split / "train_part.jsonl"), str(split / "heldout_part.jsonl")]
+    steps = [
+        {"command": ["python", "scripts/split_for_selection.py", str(tiny_snli), str(split)], "outputs": parts},
+        {"command": ["python", "-c", "raise SystemExit('no such corpus')"], "outputs": [str(tmp_path / "lost.txt")]},
+        {"command": ["python", "-c", "raise SystemExit(3)"], "outputs": [str(tmp_path / "unread.txt")]},
+    ]
+    environment = {"SNLI_TRAIN_DATA": parts[0], "SNLI_DEV_DATA": parts[1], "SNLI_TEST_DATA": str(tiny_snli)}
+    lost = {"SNLI_TEST_DATA": steps[1]["outputs"][0]}
+    experiments = [
+        {"task": "snli", "configs": ["baseline"], "seeds": [1], "environment": environment},
+        {"task": "snli", "configs": ["baseline"], "seeds": [2], "environment": lost},
+    ]
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps({"name": "made", "prepare": steps, "experiments": experiments}))
+    plan = load_plan(str(path))
+    runner = Runner(plan, tmp_path / "runs")
+    for run in plan.runs:  # finished already: only the data is made
+        _finish_as_recorded(runner, run)
+
+    runner.dry_run()
+    printed = capsys.readouterr().out
+    assert f"data {parts[0]}, {parts[1]}: to prepare\n    python scripts/split_for_selection.py {tiny_snli}" in printed
+    assert "unread.txt" not in printed and not split.exists()
+
+    caplog.set_level("INFO", logger="tasks.reproduce.prepare")
+    assert runner.run() == 1  # a step failed
+    assert "train_part 7 pairs" in caplog.text  # the script's own output
+    assert "no such corpus" in caplog.text
+    assert "Could not prepare " + str(tmp_path / "lost.txt") + ": `python -c" in caplog.text
+    assert "unread.txt" not in caplog.text  # no run here reads it
+    assert runner.states() == {run.name: FINISHED for run in plan.runs}
+    made = [Path(part).stat().st_mtime_ns for part in parts]
+
+    caplog.clear()
+    Runner(plan, tmp_path / "runs").run()
+    assert [Path(part).stat().st_mtime_ns for part in parts] == made  # there: not made again
+    assert "Preparing " + parts[0] not in caplog.text
+    Runner(plan, tmp_path / "runs").dry_run()
+    assert f"data {parts[0]}, {parts[1]}: prepared" in capsys.readouterr().out
+
+
 def test_a_finetuned_biLM_built_from_other_bytes_is_not_used(tmp_path, tiny_conll, caplog, capsys):
     weights = tmp_path / "bilm" / "weights.hdf5"
     weights.parent.mkdir()
