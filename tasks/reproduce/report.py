@@ -209,7 +209,7 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
             verdict, reason = _verdict(baseline, elmo, split)
             rows.append(
                 [
-                    spec.title + (f" ({label})" if label else ""),
+                    _row_title(spec, label),
                     f"{published.baseline.value} → {_paper_score(published.elmo)} (+{published.absolute})",
                     f"{_mean_cell(baseline, split)} → {_mean_cell(elmo, split)} ({spec.metric}, {_split_name(split)})",
                     _difference_cell(baseline, elmo, split),
@@ -228,6 +228,11 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
         "setting differs from the paper's: the table of that name below."
     )
     return blocks + [Paragraph(caption), Table(headers, rows)]
+
+
+def _row_title(spec: paper.Task, label: str) -> str:
+    """A task's name, and the label of its runs in words: 'SNLI (no added regularization)'."""
+    return spec.title + (f" ({label.replace('_', ' ')})" if label else "")
 
 
 def _main_groups(groups: Dict[GroupKey, Group], task: str, label: str) -> Tuple[Optional[Group], Optional[Group]]:
@@ -511,7 +516,7 @@ def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
             split = next((group.split() for group in (elmo, baseline) if group and group.finished), "test")
             rows.append(
                 [
-                    spec.title + (f" ({label})" if label else ""),
+                    _row_title(spec, label),
                     f"{spec.metric} ({_split_name(split)})",
                     _paper_score(published.baseline),
                     _paper_score(published.elmo),
@@ -564,7 +569,7 @@ def _ablation_table(
         for label in _labels(groups, task):
             numbers = published.get(task, {})
             rows.append(
-                [TASKS[task].title + (f" ({label})" if label else ""), f"{TASKS[task].metric} (dev)"]
+                [_row_title(TASKS[task], label), f"{TASKS[task].metric} (dev)"]
                 + [f"{numbers[name]:.1f}" if name in numbers else "—" for name in columns]
                 + [_score_cell(groups.get((task, name, label, 1.0)), "validation") for name in columns]
             )
@@ -666,7 +671,7 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                 sizes = sorted({run.training_size[0] for run in group.finished if run.training_size})
                 rows.append(
                     [
-                        spec.title + (f" ({label})" if label else ""),
+                        _row_title(spec, label),
                         config,
                         f"{fraction:g}",
                         ", ".join(f"{size:,}" for size in sizes)
@@ -683,11 +688,7 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
             if any(not plots.is_gap(point) for point in points):
                 panel_curves.append(plots.Curve(config, points, plots.color_of(config, 0)))
         if panel_curves:  # a task none of whose runs has finished yet is in the table only
-            panels.append(
-                plots.Panel(
-                    spec.title + (f" ({label})" if label else ""), panel_curves, f"{spec.metric} ({_split_name(split)})"
-                )
-            )
+            panels.append(plots.Panel(_row_title(spec, label), panel_curves, f"{spec.metric} ({_split_name(split)})"))
     if not rows:
         return blocks + [Paragraph("No task was run at more than one training fraction.")]
     headers = ["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)", "Best epoch / epochs run"]

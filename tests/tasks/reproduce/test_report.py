@@ -249,7 +249,7 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
             {
                 "name": "pilot",
                 "experiments": [{"task": "ner", "configs": ["baseline"], "seeds": [1]}]
-                + [{"task": "ner", "configs": ["elmo"], "seeds": [1], "label": size} for size in ("small", "large")],
+                + [{"task": "ner", "configs": ["elmo"], "seeds": [1], "label": size} for size in ("small", "x_large")],
             }
         )
     )
@@ -272,11 +272,11 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
     assert "one seed, so no spread to judge +1.00 by" in _row(summary, "| NER (small) |")
     table_1 = _section(text, "Table 1")
     assert [line.split(" | ")[0] for line in table_1.splitlines() if line.startswith("| NER")] == [
-        "| NER (large)",
         "| NER (small)",
+        "| NER (x large)",  # the label in words
     ]
     assert "Not in this plan: SQuAD, SNLI, SRL, Coref, SST-5." in table_1
-    assert "export_large/weights.hdf5 (sha256" in _section(text, "How each task's runs differ from the paper")
+    assert "export_x_large/weights.hdf5 (sha256" in _section(text, "How each task's runs differ from the paper")
     assert "| `ner-elmo-small-seed1` | finished | 91.00 (test), 95.00 (dev) |" in text
 
 
