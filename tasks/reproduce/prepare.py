@@ -7,9 +7,9 @@ Data that a plan's runs read and that is made from the shared data first: a plan
         outputs: ['runs/data/snli_split/train_part.jsonl', 'runs/data/snli_split/heldout_part.jsonl'] },
     ]
 
-Before any run, the runner runs each step that a run or biLM it will train reads (one of the step's
-outputs is the value of one of their variables) and of whose outputs one is missing, from the
-repository root, so that a plan runs on a new machine as it does on the one that wrote it. A
+Before any run, the runner runs each step that one of its runs or biLMs reads (one of the step's
+outputs is the value of one of their variables; with `--only`, the runs chosen) and of whose outputs
+one is missing, from the repository root, so that a plan runs on a new machine as it does on the one that wrote it. A
 leading `python` is the Python that runs the suite. The steps must be deterministic: the records of
 runs made elsewhere count here only if the files hold the same bytes (runner.Runner.recorded).
 """
