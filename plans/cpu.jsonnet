@@ -114,8 +114,9 @@ local srl = {
   },
 };
 // LitBank's documents come as one file each, with ten train/dev/test folds of ids: fold 0 is written
-// as three CoNLL-2012 files first (litbank_fold0, docs/coref.md). Sizes are scripts/train_coref_litbank.sh's: with the config's own (50-sentence training windows,
-// whole documents, 250 antecedents) an epoch takes about 8 minutes here.
+// as three CoNLL-2012 files first (litbank_fold0, docs/coref.md). Sizes are
+// scripts/train_coref_litbank.sh's: with the config's own (50-sentence training windows, whole
+// documents, 250 antecedents) an epoch takes about 8 minutes here.
 local coref = {
   task: 'coref',
   overrides: {
