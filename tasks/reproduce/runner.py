@@ -238,7 +238,7 @@ class Runner:
             missing = step.missing()
             state = f"to prepare\n    {step.shell_line()}" if missing else "prepared"
             print(f"data {', '.join(missing or step.outputs)}: {state}")
-        states = self.states()  # as the files are now: a run recorded elsewhere is "start" until its data is prepared
+        states = self.states()  # as the files are now (a record counts before its data is made: nothing contradicts it)
         for bilm in self.bilms:
             built = is_built(self.runs_dir / BILMS_DIR / bilm.name) or self._bilm_recorded(bilm, states)
             changes = self.changed_bilm_inputs(bilm.name) if built else []
