@@ -375,7 +375,12 @@ class Runner:
                         if job is None:
                             break
                         queue.remove(job)
-                        if isinstance(job, BilmSpec):
+                        if isinstance(job, BilmSpec) and is_built(self.runs_dir / BILMS_DIR / job.name):
+                            # Built by an earlier runner: only its inputs are checked, and it takes no turn.
+                            unbuilt.discard(job.name)
+                            if not self._build_bilm(job):
+                                failed_bilms.add(job.name)
+                        elif isinstance(job, BilmSpec):
                             logger.info("%s | next: biLM %s", self.progress(states), job.name)
                             going[pool.submit(self._build_bilm, job)] = job
                         elif job.finetuned_bilm in failed_bilms:

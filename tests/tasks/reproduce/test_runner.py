@@ -832,6 +832,12 @@ def test_with_parallel_the_runs_of_a_biLM_wait_for_it_while_the_others_train(
     assert bilm_attempt["status"] == FINISHED and bilm_attempt["ended"] <= elmo_attempt["started"]
     assert baseline_attempt["started"] < bilm_attempt["ended"]  # the free core trained beside the biLM
 
+    # A later runner checks the built biLM's inputs without announcing it as the next job.
+    experiments[0]["seeds"] = [1, 2]
+    caplog.clear()
+    assert Runner(_tiny_ner_plan(tmp_path, tiny_conll, tiny_elmo, experiments), runs_dir, parallel=2).run() == 0
+    assert _jobs_logged(caplog) == ["ner-elmo-finetuned-seed2"]
+
 
 def test_an_attempt_whose_runner_was_killed_ends_at_its_last_logged_line(tmp_path):
     """
