@@ -1,10 +1,13 @@
 """Where the tests find the repository, the shared data and the `allennlp` command, and how they run it."""
 
 import argparse
+import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any, Dict, List
 
 from allennlp.commands.subcommand import Subcommand
 
@@ -25,6 +28,23 @@ def allennlp(*arguments: str, environment, check: bool = True, timeout: int = 90
     if check and result.returncode != 0:
         raise AssertionError(f"allennlp {' '.join(arguments)} failed:\n{result.stderr[-3000:]}")
     return result
+
+
+def evaluate(archive: Path, data: Path, *options: str, environment) -> Dict[str, Any]:
+    """The metrics `allennlp evaluate ARCHIVE DATA OPTIONS` writes to its --output-file."""
+    with tempfile.TemporaryDirectory() as directory:
+        output = Path(directory) / "metrics.json"
+        allennlp("evaluate", str(archive), str(data), *options, "--output-file", str(output), environment=environment)
+        return json.loads(output.read_text(encoding="utf-8"))
+
+
+def predict(archive: Path, inputs: Path, *options: str, environment) -> List[Any]:
+    """The lines `allennlp predict ARCHIVE INPUTS OPTIONS --silent` writes to its --output-file, each read as JSON."""
+    with tempfile.TemporaryDirectory() as directory:
+        output = Path(directory) / "predictions.jsonl"
+        arguments = [str(archive), str(inputs), *options, "--output-file", str(output), "--silent"]
+        allennlp("predict", *arguments, environment=environment)
+        return [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
 
 
 def run_subcommand(name: str, *arguments: str) -> None:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.helpers.repository import allennlp
+from tests.helpers.repository import allennlp, evaluate, predict
 
 METRIC_NAMES = [
     f"{metric}_{measure}" for metric in ("muc", "b3", "ceafe", "coref") for measure in ("precision", "recall", "f1")
@@ -47,18 +47,10 @@ def test_train_reports_every_conll_metric(trained_coref_archive):
     assert metrics["test_coref_f1"] == pytest.approx(average)
 
 
-def test_evaluate_scores_a_conll_file(trained_coref_archive, tiny_coref_conll, tmp_path):
+def test_evaluate_scores_a_conll_file(trained_coref_archive, tiny_coref_conll):
     serialization_dir, environment = trained_coref_archive
-    output = tmp_path / "evaluation.json"
-    allennlp(
-        "evaluate",
-        str(serialization_dir / "model.tar.gz"),
-        str(tiny_coref_conll),
-        "--output-file",
-        str(output),
-        environment=environment,
-    )
-    assert set(METRIC_NAMES) <= set(json.loads(output.read_text()))
+    metrics = evaluate(serialization_dir / "model.tar.gz", tiny_coref_conll, environment=environment)
+    assert set(METRIC_NAMES) <= set(metrics)
 
 
 def test_predict_on_raw_documents_with_the_default_predictor(trained_coref_archive, tmp_path):
@@ -67,17 +59,7 @@ def test_predict_on_raw_documents_with_the_default_predictor(trained_coref_archi
     inputs = tmp_path / "input.jsonl"
     lines = [{"document": text}, {"document": "  "}, {"document": "Alan Turing worked there.", "genre": "nw"}]
     inputs.write_text("".join(json.dumps(line) + "\n" for line in lines) + "not json\n")
-    output = tmp_path / "predictions.jsonl"
-    allennlp(
-        "predict",
-        str(serialization_dir / "model.tar.gz"),
-        str(inputs),
-        "--output-file",
-        str(output),
-        "--silent",
-        environment=environment,
-    )
-    predictions = [json.loads(line) for line in output.read_text().splitlines()]
+    predictions = predict(serialization_dir / "model.tar.gz", inputs, environment=environment)
     assert len(predictions) == 4
     first = predictions[0]
     assert first["tokens"][:6] == ["Ada", "Lovelace", "met", "Charles", "Babbage", "."]
@@ -92,20 +74,11 @@ def test_predict_on_raw_documents_with_the_default_predictor(trained_coref_archi
     assert predictions[3] == {"error": 'expected a JSON object with a "document" string', "input": "not json"}
 
 
-def test_predict_on_a_conll_file_gives_token_spans(trained_coref_archive, tiny_coref_conll, tmp_path):
+def test_predict_on_a_conll_file_gives_token_spans(trained_coref_archive, tiny_coref_conll):
     serialization_dir, environment = trained_coref_archive
-    output = tmp_path / "predictions.jsonl"
-    allennlp(
-        "predict",
-        str(serialization_dir / "model.tar.gz"),
-        str(tiny_coref_conll),
-        "--use-dataset-reader",
-        "--output-file",
-        str(output),
-        "--silent",
-        environment=environment,
+    predictions = predict(
+        serialization_dir / "model.tar.gz", tiny_coref_conll, "--use-dataset-reader", environment=environment
     )
-    predictions = [json.loads(line) for line in output.read_text().splitlines()]
     assert len(predictions) == 3
     assert predictions[1]["tokens"][:3] == ["I", "saw", "Grace"]
     for mention in (mention for prediction in predictions for cluster in prediction["clusters"] for mention in cluster):

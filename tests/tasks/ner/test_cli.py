@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tests.helpers.repository import allennlp
+from tests.helpers.repository import allennlp, evaluate, predict
 
 
 @pytest.fixture(scope="module")
@@ -61,18 +61,9 @@ def test_recover_continues_from_the_last_checkpoint(trained_archive):
     assert "Epoch 0/1" not in result.stderr and "Epoch 1/1" not in result.stderr
 
 
-def test_evaluate_reports_overall_and_per_type_scores(trained_archive, tiny_conll, tmp_path):
+def test_evaluate_reports_overall_and_per_type_scores(trained_archive, tiny_conll):
     serialization_dir, environment = trained_archive
-    output = tmp_path / "evaluation.json"
-    allennlp(
-        "evaluate",
-        str(serialization_dir / "model.tar.gz"),
-        str(tiny_conll),
-        "--output-file",
-        str(output),
-        environment=environment,
-    )
-    metrics = json.loads(output.read_text())
+    metrics = evaluate(serialization_dir / "model.tar.gz", tiny_conll, environment=environment)
     assert {"f1-measure-overall", "precision-overall", "recall-overall", "f1-measure-LOC", "f1-measure-PER"} <= set(
         metrics
     )
@@ -87,17 +78,7 @@ def test_predict_on_raw_text_with_the_default_predictor(trained_archive, tmp_pat
     inputs.write_bytes(
         b"\xef\xbb\xbf" + text.encode() + '{"sentence": "Zürich"}\n'.encode("latin-1") + b'{"sentence": "Ada."}\n'
     )
-    output = tmp_path / "predictions.jsonl"
-    allennlp(
-        "predict",
-        str(serialization_dir / "model.tar.gz"),
-        str(inputs),
-        "--output-file",
-        str(output),
-        "--silent",
-        environment=environment,
-    )
-    predictions = [json.loads(line) for line in output.read_text().splitlines()]
+    predictions = predict(serialization_dir / "model.tar.gz", inputs, environment=environment)
     assert len(predictions) == 7
     assert predictions[0]["tokens"] == ["Alan", "Turing", "worked", "at", "Bletchley", "Park", "."]
     assert len(predictions[0]["tags"]) == 7

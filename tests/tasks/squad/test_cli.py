@@ -7,7 +7,7 @@ import pytest
 import torch
 from allennlp.models.archival import load_archive
 
-from tests.helpers.repository import allennlp
+from tests.helpers.repository import allennlp, evaluate, predict
 from tests.helpers.squad_data import write_squad
 
 
@@ -45,18 +45,9 @@ def test_the_archive_holds_the_moving_average_of_the_best_epoch(trained):
     assert any(not torch.equal(archived[name], raw[name]) for name in averages)
 
 
-def test_evaluate_on_the_archive_reproduces_the_best_validation_scores(trained, tmp_path):
+def test_evaluate_on_the_archive_reproduces_the_best_validation_scores(trained):
     serialization_dir, squad, environment = trained
-    output = tmp_path / "evaluation.json"
-    allennlp(
-        "evaluate",
-        str(serialization_dir / "model.tar.gz"),
-        str(squad),
-        "--output-file",
-        str(output),
-        environment=environment,
-    )
-    evaluated = json.loads(output.read_text())
+    evaluated = evaluate(serialization_dir / "model.tar.gz", squad, environment=environment)
     metrics = json.loads((serialization_dir / "metrics.json").read_text())
     assert evaluated["em"] == pytest.approx(metrics["best_validation_em"], abs=1e-9)
     assert evaluated["f1"] == pytest.approx(metrics["best_validation_f1"], abs=1e-9)
@@ -68,17 +59,7 @@ def test_predict_answers_raw_text_with_the_default_predictor(trained, tmp_path):
     lines = [{"passage": passage, "question": "What did the Grey Heron carry?"}, {"question": "Who?"}]
     inputs = tmp_path / "input.jsonl"
     inputs.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    output = tmp_path / "predictions.jsonl"
-    allennlp(
-        "predict",
-        str(serialization_dir / "model.tar.gz"),
-        str(inputs),
-        "--output-file",
-        str(output),
-        "--silent",
-        environment=environment,
-    )
-    answer, error = [json.loads(line) for line in output.read_text().splitlines()]
+    answer, error = predict(serialization_dir / "model.tar.gz", inputs, environment=environment)
     assert passage[answer["start"] : answer["end"]] == answer["answer"]
     assert 0 < answer["token_end"] - answer["token_start"] <= 17
     assert 0.0 < answer["score"] <= 1.0

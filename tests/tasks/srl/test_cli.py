@@ -15,7 +15,7 @@ import pytest
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from tests.helpers.repository import ROOT, allennlp
+from tests.helpers.repository import ROOT, allennlp, evaluate, predict
 from tests.helpers.srl_data import expected_frames, write_fixtures
 
 TINY_SRL = json.dumps({"model.encoder.hidden_size": 8, "model.encoder.num_layers": 2, "trainer.num_epochs": 2})
@@ -63,16 +63,7 @@ def test_train_reports_the_official_score_per_label(trained):
 def evaluated(trained):
     """What `allennlp evaluate` reports for the trained SRL model on the fixture."""
     directory, conllu, environment = trained
-    output = directory / "evaluation.json"
-    allennlp(
-        "evaluate",
-        str(directory / "srl" / "model.tar.gz"),
-        str(conllu),
-        "--output-file",
-        str(output),
-        environment=environment,
-    )
-    return json.loads(output.read_text())
+    return evaluate(directory / "srl" / "model.tar.gz", conllu, environment=environment)
 
 
 @pytest.fixture(scope="module")
@@ -124,20 +115,10 @@ def test_predict_finds_predicates_and_labels_their_arguments(trained, tmp_path):
         {"sentence": "Ben left.", "predicates": [7]},
     ]
     inputs.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    output = tmp_path / "predictions.jsonl"
     predictor_args = json.dumps({"predicate_model": str(directory / "predicates" / "model.tar.gz")})
-    allennlp(
-        "predict",
-        str(directory / "srl" / "model.tar.gz"),
-        str(inputs),
-        "--output-file",
-        str(output),
-        "--predictor-args",
-        predictor_args,
-        "--silent",
-        environment=environment,
+    predictions = predict(
+        directory / "srl" / "model.tar.gz", inputs, "--predictor-args", predictor_args, environment=environment
     )
-    predictions = [json.loads(line) for line in output.read_text().splitlines()]
     assert len(predictions) == 4
     assert predictions[0]["tokens"] == ["Ada", "repaired", "the", "old", "bridge", "."]
     for frame in predictions[0]["frames"]:  # whichever predicates the two-epoch tagger found
@@ -154,18 +135,9 @@ def test_predict_finds_predicates_and_labels_their_arguments(trained, tmp_path):
 def test_the_srl_archive_alone_finds_the_predicates_of_raw_text(trained, tmp_path):
     """`allennlp predict` with the SRL archive and nothing else: its predicate finder marks the predicates."""
     directory, _, environment = trained
-    inputs, output = tmp_path / "input.jsonl", tmp_path / "predictions.jsonl"
+    inputs = tmp_path / "input.jsonl"
     inputs.write_text(json.dumps({"sentence": "Ada repaired the old bridge."}) + "\n", encoding="utf-8")
-    allennlp(
-        "predict",
-        str(directory / "srl" / "model.tar.gz"),
-        str(inputs),
-        "--output-file",
-        str(output),
-        "--silent",
-        environment=environment,
-    )
-    (prediction,) = [json.loads(line) for line in output.read_text().splitlines()]
+    (prediction,) = predict(directory / "srl" / "model.tar.gz", inputs, environment=environment)
     assert "error" not in prediction
     predictor = Predictor.from_archive(load_archive(str(directory / "srl" / "model.tar.gz")))
     found = predictor._tag_predicates(
