@@ -223,9 +223,10 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
     caption = (
         "Ours: mean ± standard deviation over seeds (n seeds). Reproduced: ELMo above the baseline by more "
         "than the larger of the two seed spreads, as the paper finds for every task; with one seed a side the "
-        "spread is unknown. Little data: ELMo − baseline at the smallest part of the training set where both "
-        "have finished runs (the paper's Figure 1: ELMo's gain is largest with little data). How each task's "
-        "setting differs from the paper's: the table of that name below."
+        "spread is unknown, so a gain cannot be judged, and ELMo at or behind the baseline is not reproduced. "
+        "Little data: ELMo − baseline at the smallest part of the training set where both have finished runs "
+        "(the paper's Figure 1: ELMo's gain is largest with little data). How each task's setting differs "
+        "from the paper's: the table of that name below."
     )
     return blocks + [Paragraph(caption), Table(headers, rows)]
 
@@ -250,12 +251,15 @@ def _verdict(baseline: Optional[Group], elmo: Optional[Group], split: str) -> Tu
         why = ", ".join(f"{status}: {count}" for status, count in sorted(states.items())) or "not run"
         return "not yet", f"no finished {'baseline' if not base else 'ELMo'} run ({why})"
     difference = statistics.fmean(ours) - statistics.fmean(base)
+    biLM = next((_bilm_brief(run) for run in elmo_runs), "?")
     if len(base) < 2 or len(ours) < 2:
+        # A gain needs a spread to be judged by; ELMo at or behind the baseline is no gain with any spread.
+        if difference <= 0:
+            return "no", f"ELMo behind by {-difference:.2f}, one seed a side (no spread), with {biLM}"
         return "cannot tell", f"one seed, so no spread to judge {difference:+.2f} by"
     spread = max(statistics.stdev(base), statistics.stdev(ours))
     if difference > spread:
         return "yes", f"ELMo ahead by {difference:.2f}, beyond the seed spread ({spread:.2f})"
-    biLM = next((_bilm_brief(run) for run in elmo_runs), "?")
     if difference < -spread:
         return "no", f"ELMo behind by {-difference:.2f}, beyond the seed spread ({spread:.2f}), with {biLM}"
     return "no", f"{difference:+.2f} is within the seed spread ({spread:.2f}), with {biLM}"
