@@ -347,11 +347,12 @@ def task_settings(runs: Sequence[RunResult]) -> Dict[str, List[str]]:
     settings["biLM"] = _unique(_bilm_notes(run) for run in runs if run.spec["config_name"] != BASELINE)
     settings["Schedule and sizes (overrides)"] = _unique(_override_notes(run) for run in runs)
     settings["Where trained"] = _unique(_devices_note(run) for run in runs)
-    settings["Other"] = _unique(
-        f"made from a working tree with uncommitted changes (commit {run.info['git']['commit'][:10]})"
-        for run in runs
-        if run.info.get("git", {}).get("dirty")
-    )
+    dirty = [run for run in runs if run.info.get("git", {}).get("dirty")]
+    if dirty:
+        commits = ", ".join(_unique(run.info["git"]["commit"][:10] for run in dirty))
+        settings["Other"].append(
+            f"{len(dirty)} of {len(runs)} runs made from a working tree with uncommitted changes (at {commits})"
+        )
     return settings
 
 

@@ -261,6 +261,8 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
         info_file, metrics_file = runs_dir / run.name / "run_info.json", runs_dir / run.name / "metrics.json"
         info = json.loads(info_file.read_text())
         info["inputs"]["ELMO_WEIGHT_FILE"]["path"] = f"/work/bilm/export_{run.label}/weights.hdf5"
+        if run.label:  # both ELMo runs started beside uncommitted edits, at two commits
+            info["git"] = {"commit": f"{run.label:<12}".replace(" ", "0"), "dirty": True}
         info_file.write_text(json.dumps(info))
         metrics_file.write_text(
             json.dumps({**json.loads(metrics_file.read_text()), "best_validation_f1-measure-overall": score + 0.04})
@@ -278,7 +280,10 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
         "| NER (x large)",  # the label in words
     ]
     assert "Not in this plan: SQuAD, SNLI, SRL, Coref, SST-5." in table_1
-    assert "export_x_large/weights.hdf5 (sha256" in _section(text, "How each task's runs differ from the paper")
+    settings = _section(text, "How each task's runs differ from the paper")
+    assert "export_x_large/weights.hdf5 (sha256" in settings
+    dirty = "| 2 of 3 runs made from a working tree with uncommitted changes (at small00000, x_large000) |"
+    assert _row(settings, "| NER |").endswith(dirty)  # said once for the task, not once per run
     assert "| `ner-elmo-small-seed1` | finished | 91.00 (test), 95.00 (dev) |" in text
 
 
