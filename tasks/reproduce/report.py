@@ -255,14 +255,21 @@ def _verdict(baseline: Optional[Group], elmo: Optional[Group], split: str) -> Tu
     if len(base) < 2 or len(ours) < 2:
         # A gain needs a spread to be judged by; ELMo at or behind the baseline is no gain with any spread.
         if difference <= 0:
-            return "no", f"ELMo behind by {-difference:.2f}, one seed a side (no spread), with {biLM}"
-        return "cannot tell", f"one seed, so no spread to judge {difference:+.2f} by"
+            return "no", f"ELMo behind by {-difference:.2f}, {_single_seeded(base, ours)} (no spread), with {biLM}"
+        return "cannot tell", f"{_single_seeded(base, ours)}, so no spread to judge {difference:+.2f} by"
     spread = max(statistics.stdev(base), statistics.stdev(ours))
     if difference > spread:
         return "yes", f"ELMo ahead by {difference:.2f}, beyond the seed spread ({spread:.2f})"
     if difference < -spread:
         return "no", f"ELMo behind by {-difference:.2f}, beyond the seed spread ({spread:.2f}), with {biLM}"
     return "no", f"{difference:+.2f} is within the seed spread ({spread:.2f}), with {biLM}"
+
+
+def _single_seeded(base: List[float], ours: List[float]) -> str:
+    """Which side has a single seed, and so no spread: 'one seed a side', 'one baseline seed', 'one ELMo seed'."""
+    if len(base) < 2 and len(ours) < 2:
+        return "one seed a side"
+    return "one baseline seed" if len(base) < 2 else "one ELMo seed"
 
 
 def _little_data_cell(groups: Dict[GroupKey, Group], task: str, label: str, split: str) -> str:
@@ -276,7 +283,7 @@ def _little_data_cell(groups: Dict[GroupKey, Group], task: str, label: str, spli
         difference = statistics.fmean(ours) - statistics.fmean(base)
         said = f"{difference:+.2f} at {fraction * 100:g}%: {_mean_cell(baseline, split)} → {_mean_cell(elmo, split)}"
         if len(base) < 2 or len(ours) < 2:
-            return said + ", one seed a side"
+            return said + f", {_single_seeded(base, ours)}, so no spread"
         spread = max(statistics.stdev(base), statistics.stdev(ours))
         return said + f", {'beyond' if abs(difference) > spread else 'within'} the seed spread ({spread:.2f})"
     return "—"

@@ -3,6 +3,7 @@
 import json
 import math
 import re
+import shutil
 
 import torch
 
@@ -271,7 +272,7 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
     text = build_report(runs_dir, tmp_path / "report")[0].read_text()
     summary = _section(text, "Summary")
     assert "| NER |" not in summary
-    assert "| cannot tell | one seed, so no spread to judge +1.00 by" in _row(summary, "| NER (small) |")
+    assert "| cannot tell | one seed a side, so no spread to judge +1.00 by" in _row(summary, "| NER (small) |")
     behind = "| no | ELMo behind by 2.00, one seed a side (no spread), with biLM export_x_large/weights.hdf5 |"
     assert behind in _row(summary, "| NER (x large) |")  # no spread can make a loss a gain
     table_1 = _section(text, "Table 1")
@@ -336,6 +337,12 @@ def test_the_summary_gives_elmos_gain_with_the_least_data_run(tmp_path):
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
     assert _row(summary, "| NER |").endswith(
         "| +10.00 at 1%: 61.00 ± 1.41 (n=2) → 71.00 ± 1.41 (n=2), beyond the seed spread (1.41) |"
+    )
+
+    shutil.rmtree(runs_dir / "ner-elmo-fraction0.01-seed2")  # one ELMo seed left: no spread to judge by
+    summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
+    assert _row(summary, "| NER |").endswith(
+        "| +9.00 at 1%: 61.00 ± 1.41 (n=2) → 70.00 (n=1), one ELMo seed, so no spread |"
     )
 
 
