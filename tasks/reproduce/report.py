@@ -578,7 +578,11 @@ def _ablation_table(
     )
     rows = []
     for task in tasks:
-        for label in _labels(groups, task):
+        # A label of Table 1 alone (ELMo with other settings, say) has no row here: none of its cells is planned.
+        labels = [
+            label for label in _labels(groups, task) if any((task, name, label, 1.0) in groups for name in ablations)
+        ]
+        for label in labels:
             numbers = published.get(task, {})
             rows.append(
                 [_row_title(TASKS[task], label), f"{TASKS[task].metric} (dev)"]

@@ -288,6 +288,26 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
     assert "| `ner-elmo-small-seed1` | finished | 91.00 (test), 95.00 (dev) |" in text
 
 
+def test_a_label_with_no_ablation_runs_has_no_row_in_tables_2_and_3(tmp_path):
+    """ELMo without its added regularisation is a Table 1 row; with no ablation planned for it, no row of 'not run'."""
+    plan_path = tmp_path / "plan.json"
+    experiments = [
+        {"task": "snli", "configs": ["baseline", "elmo", "top_layer", "input_only"], "seeds": [1]},
+        {"task": "snli", "configs": ["elmo"], "seeds": [1], "label": "no_added_regularization"},
+    ]
+    plan_path.write_text(json.dumps({"name": "labels", "experiments": experiments}))
+    plan = load_plan(str(plan_path))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    for run in plan.runs:
+        _write_run(runs_dir, run, "finished", 0.8)
+    text = build_report(runs_dir, tmp_path / "report")[0].read_text()
+    assert "| SNLI (no added regularization) |" in _section(text, "Table 1")
+    for table in ("Table 2", "Table 3"):
+        rows = [line.split(" | ")[0] for line in _section(text, table).splitlines() if line.startswith("| SNLI")]
+        assert rows == ["| SNLI"], table
+
+
 def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, monkeypatch):
     """ELMo finished at 10% and 100% but not yet at 30%: two points, no line drawn across 30%."""
     plan_path = tmp_path / "plan.json"
