@@ -10,6 +10,7 @@ larger than the seed spread.
 """
 
 import collections
+import json
 import statistics
 from datetime import datetime, timezone
 from pathlib import Path
@@ -417,7 +418,8 @@ def _override_notes(run: RunResult) -> List[str]:
         if key in ("random_seed", "numpy_seed", "pytorch_seed") or not isinstance(values, dict):
             continue
         if values.get("config") != values.get("run"):
-            notes.append(f"`{key}` = {values.get('run')} (the config: {values.get('config')})")
+            config = "not set" if values.get("config") is None else json.dumps(values["config"])
+            notes.append(f"`{key}` = `{json.dumps(values.get('run'))}` (the config: {config})")
     return notes
 
 

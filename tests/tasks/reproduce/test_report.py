@@ -58,7 +58,12 @@ def _write_run(runs_dir, spec, status, score=None):
         },
         "inputs": {"ELMO_WEIGHT_FILE": {"path": "/m/w.hdf5", "sha256": "ab" * 32}},
         "bilm": {"lstm_dim": 512, "projection_dim": 128, "n_layers": 2, "n_filters": 2048, "n_highway": 2},
-        "config_values": {"trainer.num_epochs": {"config": 75, "run": 2}} if spec.task == "ner" else {},
+        "config_values": {
+            "trainer.num_epochs": {"config": 75, "run": 2},
+            "validation_data_loader": {"config": None, "run": {"batch_sampler": {"batch_size": 32}}},
+        }
+        if spec.task == "ner"
+        else {},
         "hardware": {"cpu": "Test CPU", "cpu_cores_usable": 2, "gpus": [], "load_average_1min": 1.5},
         "git": {"commit": "0123456789abcdef", "dirty": False},
         "attempts": [{"seconds": 125.0, "omp_num_threads": "1"}],
@@ -153,7 +158,8 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     # the setting, once per task, from run_info.json
     settings = _row(_section(text, "How each task's runs differ from the paper"), "| NER |")
     assert "invented CoNLL files (the paper: CoNLL-2003 English)" in settings
-    assert "`trainer.num_epochs` = 2 (the config: 75)" in settings
+    assert "`trainer.num_epochs` = `2` (the config: 75)" in settings
+    assert '`validation_data_loader` = `{"batch_sampler": {"batch_size": 32}}` (the config: not set)' in settings
     assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in settings
     assert "architecture differs: lstm_dim 512 (paper 4096), projection_dim 128 (paper 512)" in settings
     assert (
