@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 matplotlib.rcParams.update(
     {
@@ -90,8 +91,12 @@ def fraction_panels(panels: Sequence[Panel]) -> str:
                     fontsize=7,
                     color=curve.color,
                 )
+        # a tick at each fraction run, in per cent as the paper's Figure 1 has them, and no others
+        fractions = sorted({point.x for curve in panel.curves for point in curve.points})
         axis.set_xscale("log")
-        axis.set_xlabel("fraction of the training set (log scale)")
+        axis.set_xticks(fractions, [f"{fraction * 100:g}%" for fraction in fractions])
+        axis.xaxis.set_minor_locator(ticker.NullLocator())
+        axis.set_xlabel("part of the training set (log scale)")
         axis.set_ylabel(panel.y_label)
         axis.set_title(panel.title)
         axis.legend(frameon=False)

@@ -294,6 +294,15 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
     assert "| `ner-elmo-small-seed1` | finished | 91.00 (test), 95.00 (dev) |" in text
 
 
+def test_figure_1_marks_each_fraction_run_in_per_cent():
+    """The x axis is ticked where runs are, read as the paper's Figure 1 reads it: 1%, 10%, 30%, 100%."""
+    points = [plots.Point(fraction, 50.0, 1.0, 3) for fraction in (0.01, 0.1, 0.3, 1.0)]
+    svg = plots.fraction_panels([plots.Panel("SNLI", [plots.Curve("baseline", points, "#000")], "accuracy")])
+    labels = re.findall(r">(\d+%)<", svg)
+    assert labels == ["1%", "10%", "30%", "100%"]
+    assert "10^{" not in svg and "part of the training set (log scale)" in svg
+
+
 def test_a_label_with_no_ablation_runs_has_no_row_in_tables_2_and_3(tmp_path):
     """ELMo without its added regularisation is a Table 1 row; with no ablation planned for it, no row of 'not run'."""
     plan_path = tmp_path / "plan.json"
