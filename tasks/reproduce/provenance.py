@@ -2,9 +2,11 @@
 
 import hashlib
 import json
+import logging
 import os
 import platform
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any, Dict, Optional
 
@@ -12,6 +14,9 @@ import torch
 
 from tasks.common.files import file_sha256
 from tasks.environment import PROJECT_ROOT
+from tasks.reproduce.layout import write_json
+
+logger = logging.getLogger(__name__)
 
 
 def hardware() -> Dict[str, Any]:
@@ -71,11 +76,20 @@ class FileIdentities:
     """
     sha256, size and modification time of input files. Hashes are kept in `cache_path` under
     (path, size, mtime), so a weight file of hundreds of megabytes is read once, not once per run.
+    Safe to share between the threads of `--parallel`: the cache is updated and written whole under
+    a lock. A cache file that cannot be read is only a cache: its hashes are computed again.
     """
 
     def __init__(self, cache_path: Path) -> None:
         self.cache_path = cache_path
-        self._cache: Dict[str, str] = json.loads(cache_path.read_text()) if cache_path.is_file() else {}
+        self._lock = threading.Lock()
+        try:
+            self._cache: Dict[str, str] = json.loads(cache_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            self._cache = {}
+        except ValueError as error:  # JSON or UTF-8
+            logger.warning("%s cannot be read (%s): its file hashes are computed again", cache_path, error)
+            self._cache = {}
 
     def identify(self, path: str) -> Dict[str, Any]:
         """A file's identity; a folder's (e.g. CoNLL-2012's) is a hash over its files' paths and hashes."""
@@ -97,16 +111,18 @@ class FileIdentities:
             return {"path": path, "exists": False}
         status = file.stat()
         key = f"{file.resolve()}|{status.st_size}|{status.st_mtime_ns}"
-        if key not in self._cache:
-            self._cache[key] = file_sha256(file)
-            self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-            self.cache_path.write_text(json.dumps(self._cache, indent=1) + "\n")
+        with self._lock:
+            if key not in self._cache:
+                self._cache[key] = file_sha256(file)
+                self.cache_path.parent.mkdir(parents=True, exist_ok=True)
+                write_json(self.cache_path, self._cache, indent=1)
+            sha256 = self._cache[key]
         return {
             "path": str(file.resolve()),
             "exists": True,
             "bytes": status.st_size,
             "modified": status.st_mtime,
-            "sha256": self._cache[key],
+            "sha256": sha256,
         }
 
 
