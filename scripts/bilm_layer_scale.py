@@ -34,7 +34,7 @@ def scale_row(name: str, vectors: numpy.ndarray) -> str:
     return f"| {name} | {vectors.shape[1]} | {absolute.mean():.3f} | {rms:.3f} | {absolute.max():.2f} | {norm:.2f} |"
 
 
-def word_vector_rows(path: Path, sentences: Sequence[Sequence[str]]) -> numpy.ndarray:
+def word_vectors_of(sentences: Sequence[Sequence[str]], path: Path) -> numpy.ndarray:
     """The vectors in `path` (GloVe's text format, gzipped or not) of the sentences' tokens, lowercased, once each."""
     wanted = {token.lower() for sentence in sentences for token in sentence}
     found: List[numpy.ndarray] = []
@@ -78,11 +78,8 @@ def main(argv: Sequence[str]) -> None:
     for index, layer in enumerate(layers):
         print(scale_row("0 (token)" if index == 0 else f"{index} (biLSTM)", layer))
     if arguments.word_vectors:
-        print(
-            scale_row(
-                f"word vectors ({arguments.word_vectors.name})", word_vector_rows(arguments.word_vectors, sentences)
-            )
-        )
+        vectors = word_vectors_of(sentences, arguments.word_vectors)
+        print(scale_row(f"word vectors ({arguments.word_vectors.name})", vectors))
 
 
 if __name__ == "__main__":
