@@ -114,9 +114,9 @@ local srl = {
   },
 };
 // LitBank's documents come as one file each, with ten train/dev/test folds of ids: fold 0 is written
-// as three CoNLL-2012 files first (litbank_fold0, docs/coref.md). Sizes are
-// scripts/train_coref_litbank.sh's: with the config's own (50-sentence training windows, whole
-// documents, 250 antecedents) an epoch takes about 8 minutes here.
+// as three CoNLL-2012 files first (litbank_fold0, docs/coref.md). The sizes below are docs/coref.md's
+// LitBank runs': with the config's own (50-sentence training windows, whole documents, 250
+// antecedents) an epoch took about 8 minutes here (this plan's first coreference runs, 7a6e742).
 local coref = {
   task: 'coref',
   overrides: {
@@ -176,7 +176,7 @@ local coref = {
       },
     },
     // Table 1 for NER, all of CoNLL-2003: two seeds each of the baseline, ELMo, and ELMo over the
-    // biLM fine-tuned on CoNLL-2003's training text (§A.1). About 6 CPU hours.
+    // biLM fine-tuned on CoNLL-2003's training text (§A.1): 6.9 CPU hours when they last ran.
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2] },
     ner { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
     // Figure 1 for NER: 1%, 10% and 30% of CoNLL-2003's 14,041 training sentences, three seeds each,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Trains the biLM the suite bundles (bundled/bilm/MODEL_CARD.md), resuming wherever it stopped:
+# Trains a biLM for the suite to bundle, on a mixed corpus (docs/bilm.md; the bundled one was trained
+# by this script's first version, 2c4bc6e: bundled/bilm/MODEL_CARD.md), resuming wherever it stopped:
 #
 #   1. the corpus: LitBank's novels and the tasks' training text, shuffled together
 #      (scripts/prepare_lm_corpus.py --sources ...), and its vocabulary (words seen 3 times or more);
