@@ -736,6 +736,8 @@ def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
     for (task, config, label, fraction), group in sorted(groups.items()):
         mixes_by_place: Dict[str, List] = collections.defaultdict(list)
         for run in group.finished:
+            if run.same_as:  # a twin's weights are its original's, shown in the original's row
+                continue
             for mix in run.mixes:
                 mixes_by_place[mix.place].append(mix)
         if not mixes_by_place:

@@ -765,6 +765,8 @@ def test_an_ablation_that_restates_another_runs_config_is_not_trained_twice(plan
     score = report.split(f"| `{good.name}` | finished | ")[1].split(" |")[0]
     assert f"| `{twin.name}` | finished (trains as `{good.name}`: its results) | {score} |" in report
     assert "Runs: 2 planned, 2 finished" in report
+    layer_weights = report.split("## Figure 2")[1].split("\n## ")[0]
+    assert "| NER elmo fraction 0.6 | input |" in layer_weights and "input_only" not in layer_weights
 
 
 def _tiny_ner_plan(tmp_path, tiny_conll, tiny_elmo, experiments, finetuned_bilms=()):
