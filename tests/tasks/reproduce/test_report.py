@@ -387,3 +387,35 @@ def test_the_same_runs_give_the_same_figure_files(tmp_path):
         "NER", [plots.Curve("baseline", [plots.Point(1, 80.0, 0.0, 1), plots.Point(2, 85.0, 0.0, 1)], "#000")], "F1"
     )
     assert plots.epoch_curves(panel) == plots.epoch_curves(panel)
+
+
+def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
+    """SNLI's ELMo without the added regularisation, ahead of ELMo as configured beyond the spread, is named."""
+    plan_path = tmp_path / "plan.json"
+    experiments = [
+        {"task": "snli", "configs": ["baseline", "elmo"], "seeds": [1, 2]},
+        {"task": "snli", "configs": ["elmo"], "seeds": [1, 2], "label": "no_added_regularization"},
+        {"task": "sst", "configs": ["baseline", "elmo"], "seeds": [1, 2]},
+        {"task": "sst", "configs": ["elmo"], "seeds": [1, 2], "label": "layer_norm"},
+    ]
+    plan_path.write_text(json.dumps({"name": "fixture", "experiments": experiments}))
+    plan = load_plan(str(plan_path))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    scores = {
+        "snli-baseline": (0.53, 0.54),
+        "snli-elmo": (0.49, 0.50),
+        "snli-elmo-no_added_regularization": (0.53, 0.535),
+        "sst-baseline": (0.40, 0.41),
+        "sst-elmo": (0.40, 0.42),
+        "sst-elmo-layer_norm": (0.41, 0.42),  # ahead by 0.50, within the spread (1.41)
+    }
+    for run in plan.runs:
+        _write_run(runs_dir, run, "finished", scores[run.name.rsplit("-seed", 1)[0]][run.seed - 1])
+    summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
+    assert _row(summary, "| SNLI |").endswith(
+        "| no | ELMo behind by 4.00, beyond the seed spread (0.71), with biLM m/w.hdf5; SNLI (no added "
+        "regularization) (2 seeds): +3.75 over this ELMo, beyond the seed spread (0.71) | — |"
+    )
+    assert "over this ELMo" not in _row(summary, "| SNLI (no added regularization) |")
+    assert "over this ELMo" not in _row(summary, "| SST-5 |")
