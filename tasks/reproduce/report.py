@@ -272,8 +272,8 @@ def _variants_ahead(groups: Dict[GroupKey, Group], task: str, label: str, split:
     """
     The unlabelled line's ELMo against ELMo with other settings over the same baseline (the plan's
     diagnostics: SNLI without the added regularisation, NER over a fine-tuned biLM): each that scores
-    higher by more than the seed spread is named, '; <its row>: +d over this ELMo', as where the gap
-    of this line comes from.
+    higher by more than the seed spread is named, "; the '<label>' runs: +d over this ELMo", as where
+    the gap of this line comes from.
     """
     elmo = groups.get((task, ELMO, label, 1.0))
     ours = elmo.scores(split) if elmo else []
@@ -290,8 +290,8 @@ def _variants_ahead(groups: Dict[GroupKey, Group], task: str, label: str, split:
         if spreads and difference > max(spreads):
             seeds = f"{len(theirs)} seed{'s' if len(theirs) > 1 else ''}"
             said.append(
-                f"{_row_title(TASKS[task], other)} ({seeds}): {difference:+.2f} over this ELMo, beyond the seed "
-                f"spread ({max(spreads):.2f})"
+                f"the '{other.replace('_', ' ')}' runs ({seeds}): {difference:+.2f} over this ELMo, beyond the "
+                f"seed spread ({max(spreads):.2f})"
             )
     return "".join(f"; {line}" for line in said)
 

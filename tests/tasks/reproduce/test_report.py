@@ -414,8 +414,8 @@ def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
         _write_run(runs_dir, run, "finished", scores[run.name.rsplit("-seed", 1)[0]][run.seed - 1])
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
     assert _row(summary, "| SNLI |").endswith(
-        "| no | ELMo behind by 4.00, beyond the seed spread (0.71), with biLM m/w.hdf5; SNLI (no added "
-        "regularization) (2 seeds): +3.75 over this ELMo, beyond the seed spread (0.71) | — |"
+        "| no | ELMo behind by 4.00, beyond the seed spread (0.71), with biLM m/w.hdf5; the 'no added "
+        "regularization' runs (2 seeds): +3.75 over this ELMo, beyond the seed spread (0.71) | — |"
     )
     assert "over this ELMo" not in _row(summary, "| SNLI (no added regularization) |")
     assert "over this ELMo" not in _row(summary, "| SST-5 |")
