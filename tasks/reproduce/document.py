@@ -44,6 +44,7 @@ th { background: #f2f2f2; }
 figure { margin: 1.5em 0; }
 figcaption { font-size: 13px; color: #444; max-width: 800px; }
 code { background: #f4f4f4; padding: 0 3px; }
+td code { overflow-wrap: anywhere; }
 """
 
 

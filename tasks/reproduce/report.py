@@ -448,7 +448,7 @@ def _override_notes(run: RunResult) -> List[str]:
         if key in ("random_seed", "numpy_seed", "pytorch_seed") or not isinstance(values, dict):
             continue
         if values.get("config") != values.get("run"):
-            config = "not set" if values.get("config") is None else json.dumps(values["config"])
+            config = "not set" if values.get("config") is None else f"`{json.dumps(values['config'])}`"
             notes.append(f"`{key}` = `{json.dumps(values.get('run'))}` (the config: {config})")
     return notes
 

@@ -158,7 +158,7 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     # the setting, once per task, from run_info.json
     settings = _row(_section(text, "How each task's runs differ from the paper"), "| NER |")
     assert "invented CoNLL files (the paper: CoNLL-2003 English)" in settings
-    assert "`trainer.num_epochs` = `2` (the config: 75)" in settings
+    assert "`trainer.num_epochs` = `2` (the config: `75`)" in settings
     assert '`validation_data_loader` = `{"batch_sampler": {"batch_size": 32}}` (the config: not set)' in settings
     assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in settings
     assert "architecture differs: lstm_dim 512 (paper 4096), projection_dim 128 (paper 512)" in settings
