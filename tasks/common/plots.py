@@ -91,6 +91,9 @@ def fraction_panels(panels: Sequence[Panel]) -> str:
                     fontsize=7,
                     color=curve.color,
                 )
+        # room above the highest point and below the lowest for their "n=" labels, which autoscaling
+        # (by the data alone) would leave astride the frame
+        axis.margins(y=0.12)
         # a tick at each fraction run, in per cent as the paper's Figure 1 has them, and no others
         fractions = sorted({point.x for curve in panel.curves for point in curve.points})
         axis.set_xscale("log")
