@@ -44,10 +44,11 @@ local glove = shared + '/glove/glove.6B.50d.txt.gz';  // GloVe 6B 50-d, every ta
 local ner = import 'lib/ner_conll2003.libsonnet';  // all of CoNLL-2003, 40 epochs
 // SST-5 on all of its training sentences (the paper: every phrase of 4 tokens or more, 93,570 of them
 // with six times the sentences' tokens, about ten minutes an epoch here), batches of 32 (the config: 100),
-// so that an epoch makes 267 updates.
+// so that an epoch makes 267 updates. 25 epochs with the config's patience of 5: with 15, patience ended
+// the three baselines by their 12th epoch, and the three ELMo runs were best at their 11th, 13th and 14th.
 local sst = {
   task: 'sst',
-  overrides: { 'trainer.num_epochs': 15, 'data_loader.batch_sampler.batch_size': 32 },
+  overrides: { 'trainer.num_epochs': 25, 'data_loader.batch_sampler.batch_size': 32 },
   data: "SST-5: all 8,544 training sentences, whole sentences only (SST_TRAIN_ON=sentences; the paper: every phrase of 4 tokens or more), all of dev and test",
   environment: {
     SST_TRAIN_DATA: shared + '/sst/train.txt',
@@ -100,10 +101,12 @@ local squad = {
   },
 };
 // SRL: He et al.'s tagger with 4 interleaved highway LSTM layers of 300 instead of 8 (half the
-// arithmetic: docs/throughput.md), 30 epochs (the config: 500) with patience 10.
+// arithmetic: docs/throughput.md), 60 epochs (the config: 500) with patience 10: with 30, every run of
+// 2026-11-26 and this machine's first baseline (held-out F1 45.07 at epoch 30 of 30, training loss still
+// falling, 0.54 -> 0.46 in its last epoch) was best at or near its last epoch, still learning.
 local srl = {
   task: 'srl',
-  overrides: { 'trainer.num_epochs': 30, 'trainer.patience': 10, 'model.encoder.num_layers': 4 },
+  overrides: { 'trainer.num_epochs': 60, 'trainer.patience': 10, 'model.encoder.num_layers': 4 },
   data: 'Universal PropBank 1.0 (English Web Treebank) for OntoNotes: the 3,996 predicate frames of 80% of its dev split (by sentence) to train, the other 981 to select on, all 4,799 of its test split to test',
   environment: {
     SRL_DATA_FORMAT: 'universal_propbank',
@@ -181,12 +184,14 @@ local coref = {
     // Table 1 for SST-5, three seeds, then SRL and coreference: every task's Table 1 row before NER's
     // Figure 1, the longest block. A pilot of the baseline, one seed, beside other jobs: dev accuracy
     // 28.0 / 34.9 / 34.9 / 34.0 / 37.2 / 34.7 / 36.5 after epochs 1-7 (majority class: 26.2), 3 to 4.5
-    // min an epoch with three trainings on two cores, so about 2.5 alone (estimated). About 4.2 CPU
-    // hours for the six runs (ELMo runs taken as 1.25 times).
+    // min an epoch with three trainings on two cores, so about 2.5 alone (estimated). At 15 epochs
+    // the six runs took 3.3 hours of wall time (21 to 43 minutes each, 2.3 to 2.7 minutes an epoch beside
+    // one other run); the ELMo runs' 10 more epochs add at most about 1.3 CPU hours.
     sst_sentences { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
     // Table 1 for the other tasks: SRL two seeds (a pilot of the baseline, beside other jobs: held-out F1
     // 0.0 / 9.4 / 21.7 / 28.6 / 40.0 / 42.4 after epochs 1, 2, 5, 11, 17 and 21, best 44.5 at epoch 25 of
-    // 30, test 45.9; about 45 s an epoch alone, so about 1.7 CPU hours for the four runs); coreference
+    // 30, test 45.9; 38 to 45 s an epoch beside one other run here, so at most about 3 CPU hours for the
+    // four runs at 60 epochs); coreference
     // three seeds: its first runs, 5 epochs, took 2 and 3 minutes (test F1 40.7 baseline, 39.7 ELMo, best
     // at epochs 3 and 4 of 5), so 20 epochs with the config's patience of 10, about 1 CPU hour for six
     // runs.
