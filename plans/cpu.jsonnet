@@ -10,8 +10,10 @@
 // - Tables 2 and 3 on SNLI, and ELMo there without the regularisation the paper's ELMo model adds;
 //   SQuAD with ELMo at the input only;
 // - Table 7: the biLM fine-tuned on each task's training text, its held-out perplexity before and after.
-// About 50 CPU hours in all, 6.9 of them NER's Table 1 (run), and 3 more to fine-tune the SQuAD biLM
-// (Table 7); one thread each, and the runner resumes across sessions.
+// About 64 CPU hours in all, one thread a run: the 61 runs finished by 2026-11-27 took 34.6 (their
+// records' wall times: SQuAD's two 7.9, SNLI's 27 runs 12.1, SST-5's 24 runs 9.3, NER's Table 1 4.4),
+// and the rest are estimated below, NER's Figure 1 the largest (about 14), with 3 more to fine-tune the
+// SQuAD biLM (Table 7). The runner resumes across sessions.
 //
 //   allennlp reproduce plans/cpu.jsonnet --parallel 2   # runs/reproduce/cpu, report in runs/reproduce/cpu/report
 //
