@@ -193,10 +193,9 @@ local coref = {
     // Table 1 for the other tasks: SRL two seeds (a pilot of the baseline, beside other jobs: held-out F1
     // 0.0 / 9.4 / 21.7 / 28.6 / 40.0 / 42.4 after epochs 1, 2, 5, 11, 17 and 21, best 44.5 at epoch 25 of
     // 30, test 45.9; 38 to 45 s an epoch beside one other run here, so at most about 3 CPU hours for the
-    // four runs at 60 epochs); coreference
-    // three seeds: its first runs, 5 epochs, took 2 and 3 minutes (test F1 40.7 baseline, 39.7 ELMo, best
-    // at epochs 3 and 4 of 5), so 20 epochs with the config's patience of 10, about 1 CPU hour for six
-    // runs.
+    // four runs at 60 epochs); coreference three seeds: its first runs, 5 epochs, took 2 and 3 minutes
+    // (test F1 40.7 baseline, 39.7 ELMo, best at epochs 3 and 4 of 5), so 20 epochs with the config's
+    // patience of 10, about 1 CPU hour for six runs.
     srl { configs: ['baseline', 'elmo'], seeds: [1, 2] },
     coref { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
     // Figure 1 for NER: 1%, 10% and 30% of CoNLL-2003's 14,041 training sentences, three seeds each,
