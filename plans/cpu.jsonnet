@@ -5,12 +5,12 @@
 // - Table 1 for all six tasks, each on all of its training set here (SQuAD: 10,000 questions), sized
 //   so that every task learns: three seeds for SST-5, SNLI and coreference, two for NER and SRL, one for SQuAD;
 //   NER also with the biLM fine-tuned for one epoch on CoNLL-2003's training text (§A.1);
-// - Figure 1 for NER, SST-5 and SNLI: baseline and ELMo on 1%, 10% and 30% of the training set, three
-//   seeds each (all of it: Table 1's runs);
+// - Figure 1 for NER, SST-5, SNLI and SRL: baseline and ELMo on 1%, 10% and 30% of the training set,
+//   three seeds each (all of it: Table 1's runs);
 // - Tables 2 and 3 on SNLI, and ELMo there without the regularisation the paper's ELMo model adds;
 //   SQuAD with ELMo at the input only;
 // - Table 7: the biLM fine-tuned on each task's training text, its held-out perplexity before and after.
-// About 64 CPU hours in all, one thread a run: the 61 runs finished by 2026-11-27 took 34.6 (their
+// About 70 CPU hours in all, one thread a run: the 61 runs finished by 2026-11-27 took 34.6 (their
 // records' wall times: SQuAD's two 7.9, SNLI's 27 runs 12.1, SST-5's 24 runs 9.3, NER's Table 1 4.4),
 // and the rest are estimated below, NER's Figure 1 the largest (about 14), with 3 more to fine-tune the
 // SQuAD biLM (Table 7). The runner resumes across sessions.
@@ -118,6 +118,14 @@ local srl = {
     SRL_WORD_VECTORS: glove,
   },
 };
+// Figure 1's parts of SRL train in epochs of 50 updates, as many as an epoch of all 3,996 frames makes
+// (batches of 80), so that Table 1's 60 epochs and patience of 10 count the same updates at every
+// fraction (1% is 40 frames, one batch: passed over 50 times an epoch).
+local srl_epochs_of_50_updates = {
+  'data_loader.batches_per_epoch': 50,
+  // dev and test read whole (epochs_of_100_updates above says why)
+  validation_data_loader: { batch_sampler: { type: 'bucket', batch_size: 80 } },
+};
 // LitBank's documents come as one file each, with ten train/dev/test folds of ids: fold 0 is written
 // as three CoNLL-2012 files first (litbank_fold0, docs/coref.md). The sizes below are docs/coref.md's
 // LitBank runs': with the config's own (50-sentence training windows, whole documents, 250
@@ -209,6 +217,12 @@ local coref = {
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.01], overrides: { 'trainer.num_epochs': 200 } },
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.1], overrides: { 'trainer.num_epochs': 150 } },
     ner { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.3], overrides: { 'trainer.num_epochs': 100 } },
+    // Figure 1 for SRL, the paper's own Figure 1 task (with SNLI) and the one where this biLM adds most
+    // at full size (Table 1: +3.16): 1%, 10% and 30% of the 3,996 training frames, three seeds each, in
+    // epochs of 50 updates (srl_epochs_of_50_updates). An epoch takes about 40 s and validation 5 (Table
+    // 1's ELMo runs), so at most 44 minutes a run; patience ended three of Table 1's four after 27 to 43
+    // epochs, so about 6 CPU hours for the 18.
+    srl { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.01, 0.1, 0.3], overrides+: srl_epochs_of_50_updates },
     // NER's Table 1, third row: ELMo over the biLM fine-tuned on CoNLL-2003's training text (§A.1).
     ner { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
     // Tables 2 and 3 on SNLI, one seed each: four runs, about 1.6 CPU hours; all_layers_lambda_0_001 and

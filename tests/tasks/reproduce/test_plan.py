@@ -194,8 +194,8 @@ def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_
     made_here = {path for path in paths if not path.startswith("/shared/")}
     assert made_here == {output for step in plan.prepare for output in step.outputs}
     assert all("/shared/" in " ".join(step.command) for step in plan.prepare)
-    # Figure 1 for NER, SST-5 and SNLI: three seeds at 1%, 10% and 30%, all of the data from Table 1's runs
-    for task in ("ner", "sst", "snli"):
+    # Figure 1 for NER, SST-5, SNLI and SRL: three seeds at 1%, 10% and 30%, all of the data from Table 1's runs
+    for task in ("ner", "sst", "snli", "srl"):
         curve = [(run.config_name, run.train_fraction, run.seed) for run in plan.runs if run.task == task]
         for fraction in (0.01, 0.1, 0.3):
             for config in ("baseline", "elmo"):
@@ -207,6 +207,12 @@ def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_
     assert runs["sst-elmo-fraction0.01-seed2"].overrides["data_loader.batch_sampler.batch_size"] == 32
     assert runs["ner-elmo-fraction0.01-seed3"].overrides["trainer.num_epochs"] == 200
     assert runs["ner-elmo-seed1"].overrides["trainer.num_epochs"] == 40
+    # SRL's parts train in epochs of as many updates as Table 1's, and test on all of the test set
+    srl_part = runs["srl-baseline-fraction0.1-seed3"].overrides
+    assert srl_part["data_loader.batches_per_epoch"] == 50
+    assert srl_part["validation_data_loader"]["batch_sampler"]["batch_size"] == 80
+    assert srl_part["trainer.num_epochs"] == runs["srl-baseline-seed1"].overrides["trainer.num_epochs"] == 60
+    assert "data_loader.batches_per_epoch" not in runs["srl-elmo-seed2"].overrides
 
 
 def test_the_final_bilm_plan_shares_its_baseline_runs_with_the_cpu_plan_and_reads_the_final_biLM():
