@@ -62,9 +62,16 @@ def color_of(config: str, index: int) -> str:
 
 
 def fraction_panels(panels: Sequence[Panel]) -> str:
-    """Figure 1: one panel per task, mean ± one standard deviation against the training fraction (log scale)."""
-    figure, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.4), squeeze=False)
-    for axis, panel in zip(axes[0], panels):
+    """Figure 1: one panel per task, mean ± one standard deviation against the training fraction (log scale).
+
+    At most three panels a row, the rows as even as they can be (four panels: two by two), so that the
+    figure keeps a page's width and its text a readable size however many tasks it has."""
+    rows = math.ceil(len(panels) / 3)
+    columns = math.ceil(len(panels) / rows)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.4 * rows), squeeze=False)
+    for axis in axes.flat[len(panels) :]:
+        axis.remove()
+    for axis, panel in zip(axes.flat, panels):
         # each point's "n=" label goes above it where its curve is the highest at that fraction, below it
         # elsewhere, so that no label sits on another curve's line
         highest: Dict[float, float] = {}

@@ -42,6 +42,7 @@ table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 figure { margin: 1.5em 0; }
+figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: 13px; color: #444; max-width: 800px; }
 code { background: #f4f4f4; padding: 0 3px; }
 td code { overflow-wrap: anywhere; }

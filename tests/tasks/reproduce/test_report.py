@@ -5,6 +5,7 @@ import math
 import re
 import shutil
 
+import pytest
 import torch
 
 from tasks.common import plots
@@ -301,6 +302,17 @@ def test_figure_1_marks_each_fraction_run_in_per_cent():
     labels = re.findall(r">(\d+%)<", svg)
     assert labels == ["1%", "10%", "30%", "100%"]
     assert "10^{" not in svg and "part of the training set (log scale)" in svg
+
+
+@pytest.mark.parametrize("tasks, columns, rows", [(3, 3, 1), (4, 2, 2), (5, 3, 2)])
+def test_figure_1_puts_at_most_three_panels_a_row(tasks, columns, rows):
+    """Four tasks are drawn two by two, not four abreast: the figure keeps a page's width."""
+    points = [plots.Point(fraction, 50.0, 1.0, 3) for fraction in (0.01, 1.0)]
+    panels = [plots.Panel(f"task {index}", [plots.Curve("baseline", points, "#000")], "F1") for index in range(tasks)]
+    svg = plots.fraction_panels(panels)
+    width, height = (float(size) for size in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
+    assert (round(width / (4.2 * 72)), round(height / (3.4 * 72))) == (columns, rows)  # matplotlib: 72 pt an inch
+    assert all(f">task {index}<" in svg for index in range(tasks))
 
 
 def test_a_label_with_no_ablation_runs_has_no_row_in_tables_2_and_3(tmp_path):
