@@ -68,12 +68,12 @@ local sst_sentences = sst { environment+: { SST_TRAIN_ON: 'sentences' } };
 // configs' patience (5 epochs, 500 updates) ends most. Counted in passes over the data, 1% of SST-5 (85
 // sentences, 3 batches) validated every 3 updates, and patience ended the first three baselines after
 // 18 to 27 updates (training loss 1.61 -> 1.55), at the majority class: not a trained model.
-local epochs_of_100_updates = {
-  'trainer.num_epochs': 20,
-  'data_loader.batches_per_epoch': 100,
-  // dev and test read whole: without this block AllenNLP builds their loaders from data_loader's, 100 batches too
-  validation_data_loader: { batch_sampler: { type: 'bucket', batch_size: 32 } },
+local epochs_of(updates, batch_size) = {
+  'data_loader.batches_per_epoch': updates,
+  // dev and test read whole: without this block AllenNLP builds their loaders from data_loader's, `updates` batches too
+  validation_data_loader: { batch_sampler: { type: 'bucket', batch_size: batch_size } },
 };
+local epochs_of_100_updates = epochs_of(100, 32) { 'trainer.num_epochs': 20 };
 local snli = {
   task: 'snli',
   overrides: { 'trainer.num_epochs': 15 },
@@ -121,11 +121,7 @@ local srl = {
 // Figure 1's parts of SRL train in epochs of 50 updates, as many as an epoch of all 3,996 frames makes
 // (batches of 80), so that Table 1's 60 epochs and patience of 10 count the same updates at every
 // fraction (1% is 40 frames, one batch: passed over 50 times an epoch).
-local srl_epochs_of_50_updates = {
-  'data_loader.batches_per_epoch': 50,
-  // dev and test read whole (epochs_of_100_updates above says why)
-  validation_data_loader: { batch_sampler: { type: 'bucket', batch_size: 80 } },
-};
+local srl_epochs_of_50_updates = epochs_of(50, 80);
 // LitBank's documents come as one file each, with ten train/dev/test folds of ids: fold 0 is written
 // as three CoNLL-2012 files first (litbank_fold0, docs/coref.md). The sizes below are docs/coref.md's
 // LitBank runs': with the config's own (50-sentence training windows, whole documents, 250
