@@ -126,8 +126,8 @@ local srl_epochs_of_50_updates = epochs_of(50, 80);
 // as three CoNLL-2012 files first (litbank_fold0, docs/coref.md). The sizes below are docs/coref.md's
 // LitBank runs': with the config's own (50-sentence training windows, whole documents, 250
 // antecedents) an epoch took about 8 minutes here (this plan's first coreference runs, 7a6e742).
-// 40 epochs with the config's patience of 10: with 20, the runs of 2026-11-27 were best at their 15th
-// to 20th epoch, dev F1 still creeping up (about 40 -> 42 over the last ten).
+// 40 epochs with the config's patience of 10: with 20, the five runs of 2026-11-27 that reached the 20th
+// were best at their 15th to 20th, dev F1 still creeping up (about 40 -> 42 over the last ten).
 local coref = {
   task: 'coref',
   overrides: {
