@@ -42,6 +42,8 @@ table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 figure { margin: 1.5em 0; }
+.figures { display: flex; flex-wrap: wrap; gap: 0 2em; }
+.figures figure { flex: 0 1 560px; margin: 1em 0; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: 13px; color: #444; max-width: 800px; }
 code { background: #f4f4f4; padding: 0 3px; }
@@ -75,7 +77,9 @@ def write_markdown(blocks: Sequence[Block], path: Path) -> None:
 def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
     """Writes one HTML file that needs nothing else: style and figures inline."""
     body: List[str] = []
-    for block in blocks:
+    for index, block in enumerate(blocks):
+        previous_is_figure = index > 0 and isinstance(blocks[index - 1], Figure)
+        next_is_figure = index + 1 < len(blocks) and isinstance(blocks[index + 1], Figure)
         if isinstance(block, Heading):
             body.append(f"<h{block.level}>{_inline(block.text)}</h{block.level}>")
         elif isinstance(block, Paragraph):
@@ -89,7 +93,11 @@ def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
             )
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):
-            body.append(f"<figure>{block.svg}<figcaption>{_inline(block.caption)}</figcaption></figure>")
+            # a run of figures (Figure 2's, the training curves) flows side by side rather than one a screen
+            in_a_run = previous_is_figure or next_is_figure
+            opening = '<div class="figures">' if in_a_run and not previous_is_figure else ""
+            closing = "</div>" if in_a_run and not next_is_figure else ""
+            body.append(f"{opening}<figure>{block.svg}<figcaption>{_inline(block.caption)}</figcaption></figure>{closing}")
     page = (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
         f"<style>{STYLE}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from tasks.common import plots
-from tasks.reproduce.document import Heading, Paragraph, Table, read_markdown_table, write_markdown
+from tasks.reproduce.document import Figure, Heading, Paragraph, Table, read_markdown_table, write_html, write_markdown
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.report import build_report, runs_folder_name
 from tests.helpers.repository import ROOT
@@ -313,6 +313,18 @@ def test_figure_1_puts_at_most_three_panels_a_row(tasks, columns, rows):
     width, height = (float(size) for size in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
     assert (round(width / (4.2 * 72)), round(height / (3.4 * 72))) == (columns, rows)  # matplotlib: 72 pt an inch
     assert all(f">task {index}<" in svg for index in range(tasks))
+
+
+def test_a_run_of_figures_flows_side_by_side_in_the_html_and_a_lone_figure_does_not(tmp_path):
+    def figure(name):
+        return Figure(name, f'<svg id="{name}"></svg>', f"Caption of {name}.")
+
+    blocks = [figure("lone"), Table(["a"], [["1"]]), figure("first"), figure("second"), figure("third"), Paragraph("End.")]
+    write_html(blocks, "title", tmp_path / "r.html")
+    page = (tmp_path / "r.html").read_text()
+    assert page.count('<div class="figures">') == 1 and page.count("</div>") == 1
+    run = page.split('<div class="figures">', 1)[1].split("</div>", 1)[0]
+    assert [name for name in ("lone", "first", "second", "third") if f'id="{name}"' in run] == ["first", "second", "third"]
 
 
 def test_a_label_with_no_ablation_runs_has_no_row_in_tables_2_and_3(tmp_path):
