@@ -205,8 +205,8 @@ local coref = {
     srl { configs: ['baseline', 'elmo'], seeds: [1, 2] },
     coref { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
     // Figure 1 for NER: 1%, 10% and 30% of CoNLL-2003's 14,041 training sentences, three seeds each,
-    // all of it from Table 1's runs. Smaller parts get more epochs, so that every run makes at least
-    // about 1,000 updates (batches of 32), and enough that the config's patience (25 epochs) ends them:
+    // all of it from Table 1's runs. Smaller parts get more epochs (the config's batches of 64: 3 an
+    // epoch at 1%, 22 at 10%, 66 at 30%), enough that the config's patience (25 epochs) ends them:
     // with 100 epochs the first baselines at 1% were best at epochs 95 and 97, with 60 at 10% at
     // epochs 41-60, with 40 at 30% at 38 (still learning), with the config's own 75 at 30% at 55-73
     // (none stopped by patience), so 200, 150 and 100; the runner takes the runs on from their
