@@ -52,8 +52,16 @@ td code { overflow-wrap: anywhere; }
 
 
 def write_markdown(blocks: Sequence[Block], path: Path) -> None:
-    """Writes `path` and each figure as `figures/<name>.svg` beside it."""
+    """
+    Writes `path` and each figure as `figures/<name>.svg` beside it; an SVG left there by an earlier
+    build whose figure this one no longer has is removed, so the folder holds this report's figures only.
+    """
     figures = path.parent / "figures"
+    written = {f"{block.name}.svg" for block in blocks if isinstance(block, Figure)}
+    if figures.is_dir():
+        for stale in figures.glob("*.svg"):
+            if stale.name not in written:
+                stale.unlink()
     lines: List[str] = []
     for block in blocks:
         if isinstance(block, Heading):
@@ -97,7 +105,9 @@ def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
             in_a_run = previous_is_figure or next_is_figure
             opening = '<div class="figures">' if in_a_run and not previous_is_figure else ""
             closing = "</div>" if in_a_run and not next_is_figure else ""
-            body.append(f"{opening}<figure>{block.svg}<figcaption>{_inline(block.caption)}</figcaption></figure>{closing}")
+            body.append(
+                f"{opening}<figure>{block.svg}<figcaption>{_inline(block.caption)}</figcaption></figure>{closing}"
+            )
     page = (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
         f"<style>{STYLE}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"

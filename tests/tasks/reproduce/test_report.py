@@ -319,12 +319,25 @@ def test_a_run_of_figures_flows_side_by_side_in_the_html_and_a_lone_figure_does_
     def figure(name):
         return Figure(name, f'<svg id="{name}"></svg>', f"Caption of {name}.")
 
-    blocks = [figure("lone"), Table(["a"], [["1"]]), figure("first"), figure("second"), figure("third"), Paragraph("End.")]
+    run_of_three = [figure("first"), figure("second"), figure("third")]
+    blocks = [figure("lone"), Table(["a"], [["1"]]), *run_of_three, Paragraph("End.")]
     write_html(blocks, "title", tmp_path / "r.html")
     page = (tmp_path / "r.html").read_text()
     assert page.count('<div class="figures">') == 1 and page.count("</div>") == 1
     run = page.split('<div class="figures">', 1)[1].split("</div>", 1)[0]
-    assert [name for name in ("lone", "first", "second", "third") if f'id="{name}"' in run] == ["first", "second", "third"]
+    names = ("lone", "first", "second", "third")
+    assert [name for name in names if f'id="{name}"' in run] == ["first", "second", "third"]
+
+
+def test_a_rebuilt_report_leaves_no_figure_of_the_last_build_that_it_no_longer_has(tmp_path):
+    def figure(name):
+        return Figure(name, "<svg></svg>", f"Caption of {name}.")
+
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "notes.txt").write_text("kept")
+    write_markdown([figure("kept"), figure("dropped")], tmp_path / "README.md")
+    write_markdown([figure("kept")], tmp_path / "README.md")
+    assert sorted(path.name for path in (tmp_path / "figures").iterdir()) == ["kept.svg", "notes.txt"]
 
 
 def test_a_label_with_no_ablation_runs_has_no_row_in_tables_2_and_3(tmp_path):
