@@ -315,12 +315,13 @@ def test_figure_1_puts_at_most_three_panels_a_row(tasks, columns, rows):
     assert all(f">task {index}<" in svg for index in range(tasks))
 
 
-def test_a_run_of_figures_flows_side_by_side_in_the_html_and_a_lone_figure_does_not(tmp_path):
-    def figure(name):
-        return Figure(name, f'<svg id="{name}"></svg>', f"Caption of {name}.")
+def _figure(name):
+    return Figure(name, f'<svg id="{name}"></svg>', f"Caption of {name}.")
 
-    run_of_three = [figure("first"), figure("second"), figure("third")]
-    blocks = [figure("lone"), Table(["a"], [["1"]]), *run_of_three, Paragraph("End.")]
+
+def test_a_run_of_figures_flows_side_by_side_in_the_html_and_a_lone_figure_does_not(tmp_path):
+    run_of_three = [_figure("first"), _figure("second"), _figure("third")]
+    blocks = [_figure("lone"), Table(["a"], [["1"]]), *run_of_three, Paragraph("End.")]
     write_html(blocks, "title", tmp_path / "r.html")
     page = (tmp_path / "r.html").read_text()
     assert page.count('<div class="figures">') == 1 and page.count("</div>") == 1
@@ -330,13 +331,10 @@ def test_a_run_of_figures_flows_side_by_side_in_the_html_and_a_lone_figure_does_
 
 
 def test_a_rebuilt_report_leaves_no_figure_of_the_last_build_that_it_no_longer_has(tmp_path):
-    def figure(name):
-        return Figure(name, "<svg></svg>", f"Caption of {name}.")
-
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "notes.txt").write_text("kept")
-    write_markdown([figure("kept"), figure("dropped")], tmp_path / "README.md")
-    write_markdown([figure("kept")], tmp_path / "README.md")
+    write_markdown([_figure("kept"), _figure("dropped")], tmp_path / "README.md")
+    write_markdown([_figure("kept")], tmp_path / "README.md")
     assert sorted(path.name for path in (tmp_path / "figures").iterdir()) == ["kept.svg", "notes.txt"]
 
 
