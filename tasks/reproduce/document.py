@@ -86,8 +86,6 @@ def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
     """Writes one HTML file that needs nothing else: style and figures inline."""
     body: List[str] = []
     for index, block in enumerate(blocks):
-        previous_is_figure = index > 0 and isinstance(blocks[index - 1], Figure)
-        next_is_figure = index + 1 < len(blocks) and isinstance(blocks[index + 1], Figure)
         if isinstance(block, Heading):
             body.append(f"<h{block.level}>{_inline(block.text)}</h{block.level}>")
         elif isinstance(block, Paragraph):
@@ -102,6 +100,8 @@ def write_html(blocks: Sequence[Block], title: str, path: Path) -> None:
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):
             # a run of figures (Figure 2's, the training curves) flows side by side rather than one a screen
+            previous_is_figure = index > 0 and isinstance(blocks[index - 1], Figure)
+            next_is_figure = index + 1 < len(blocks) and isinstance(blocks[index + 1], Figure)
             in_a_run = previous_is_figure or next_is_figure
             opening = '<div class="figures">' if in_a_run and not previous_is_figure else ""
             closing = "</div>" if in_a_run and not next_is_figure else ""
