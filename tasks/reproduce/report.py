@@ -74,27 +74,31 @@ def _with_records(
     runs: List[RunResult], bilms: List[BilmResult], records: Optional[Path], plan: Optional[Dict]
 ) -> Tuple[List[RunResult], List[BilmResult]]:
     """
-    The run directories and fine-tuned biLMs here, and the records of the planned ones that are
-    not here (each the result of the run or biLM as the plan has it now); the biLMs sorted by name.
+    The run directories and fine-tuned biLMs here, with the records of the planned ones (each the
+    result of the run or biLM as the plan has it now) in place of those not here or not finished
+    here: a biLM whose weights a new machine builds again reports its recorded build meanwhile, not
+    an unfinished one. The biLMs sorted by name.
     """
     if records is None or not records.is_dir():
         return runs, bilms
     planned = {spec["name"]: spec for spec in plan["runs"]}
-    here = {run.name for run in runs}
-    runs = runs + [
-        record
+    recorded_runs = {
+        record.name: record
         for record in read_run_records(records)
-        if record.name not in here and record.name in planned and is_result_of(record, planned[record.name])
-    ]
-    built = {bilm.name for bilm in bilms}
+        if record.name in planned and is_result_of(record, planned[record.name])
+    }
+    runs = [run for run in runs if run.status == "finished" or run.name not in recorded_runs]
+    here = {run.name for run in runs}
+    runs = runs + [record for name, record in recorded_runs.items() if name not in here]
     planned_bilms = {spec["name"]: spec for spec in plan.get("bilms", [])}
-    bilms = bilms + [
-        record
+    recorded_bilms = {
+        record.name: record
         for record in read_bilm_records(records)
-        if record.name not in built
-        and record.name in planned_bilms
-        and is_bilm_result_of(record, planned_bilms[record.name])
-    ]
+        if record.name in planned_bilms and is_bilm_result_of(record, planned_bilms[record.name])
+    }
+    bilms = [bilm for bilm in bilms if bilm.status == "finished" or bilm.name not in recorded_bilms]
+    built = {bilm.name for bilm in bilms}
+    bilms = bilms + [record for name, record in recorded_bilms.items() if name not in built]
     return runs, sorted(bilms, key=lambda bilm: bilm.name)
 
 

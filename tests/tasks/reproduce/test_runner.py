@@ -448,6 +448,17 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
         assert there.split(section)[1].split("\n## ")[0] == here.split(section)[1].split("\n## ")[0]
     assert "and the records of 2 runs in `records`" in there
     assert "| `ner-elmo-finetuned-seed1` | finished (record) |" in there
+    # There, a build of the biLM and a run begun again (a new run of the plan needs the weights) and
+    # stopped: the report keeps the recorded results, not the unfinished ones.
+    for source, folder in ((built, elsewhere / "bilms" / bilm.name), (runs_dir / record.stem, elsewhere / record.stem)):
+        folder.mkdir(parents=True)
+        info_file = "bilm_info.json" if folder.parent.name == "bilms" else "run_info.json"
+        unfinished = {**json.loads((source / info_file).read_text()), "status": "interrupted"}
+        (folder / info_file).write_text(json.dumps(unfinished))
+    again = build_report(elsewhere, elsewhere / "report")[0].read_text()
+    for section in ("## Table 1", "## Table 7"):
+        assert again.split(section)[1].split("\n## ")[0] == here.split(section)[1].split("\n## ")[0]
+    assert f"| `{record.stem}` | finished (record) |" in again and "0 interrupted or incomplete" in again
     # A build resumed in a later session: its time is the last attempt's, and the row says so.
     info["attempts"] = info["attempts"] * 3
     (built / "bilm_info.json").write_text(json.dumps(info))
