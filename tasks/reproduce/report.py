@@ -87,19 +87,21 @@ def _with_records(
         for record in read_run_records(records)
         if record.name in planned and is_result_of(record, planned[record.name])
     }
-    runs = [run for run in runs if run.status == "finished" or run.name not in recorded_runs]
-    here = {run.name for run in runs}
-    runs = runs + [record for name, record in recorded_runs.items() if name not in here]
     planned_bilms = {spec["name"]: spec for spec in plan.get("bilms", [])}
     recorded_bilms = {
         record.name: record
         for record in read_bilm_records(records)
         if record.name in planned_bilms and is_bilm_result_of(record, planned_bilms[record.name])
     }
-    bilms = [bilm for bilm in bilms if bilm.status == "finished" or bilm.name not in recorded_bilms]
-    built = {bilm.name for bilm in bilms}
-    bilms = bilms + [record for name, record in recorded_bilms.items() if name not in built]
-    return runs, sorted(bilms, key=lambda bilm: bilm.name)
+    bilms = _in_place_of_unfinished(bilms, recorded_bilms)
+    return _in_place_of_unfinished(runs, recorded_runs), sorted(bilms, key=lambda bilm: bilm.name)
+
+
+def _in_place_of_unfinished(here: list, recorded: Dict[str, Any]) -> list:
+    """The runs or biLMs `here`, each unfinished one that has a record replaced by it, then the records of the rest."""
+    kept = [result for result in here if result.status == "finished" or result.name not in recorded]
+    names = {result.name for result in kept}
+    return kept + [record for name, record in recorded.items() if name not in names]
 
 
 def _with_twins(runs: List[RunResult], plan: Optional[Dict]) -> List[RunResult]:
