@@ -5,6 +5,7 @@ import torch
 from allennlp.training.checkpointer import Checkpointer
 from allennlp.training.trainer import TrainerCheckpoint
 
+from allennlp_compat import checkpointer as checkpointer_module
 from allennlp_compat.checkpointer import WholeCheckpointer
 
 
@@ -26,19 +27,20 @@ def test_the_default_checkpointer_is_ours():
 def test_an_interrupted_save_leaves_the_last_whole_checkpoint_newest(tmp_path, monkeypatch):
     checkpointer = Checkpointer.by_name("default")(serialization_dir=str(tmp_path))
     checkpointer.save_checkpoint(_Trainer(1))
-    real_save = torch.save
+    real_write = checkpointer_module._write_file
 
-    def interrupted_save(value, path, *args, **kwargs):
+    def interrupted_write(path, data):
         if "model_state" in str(path):  # Ctrl-C halfway through the model's weights
             with open(path, "wb") as file:
-                file.write(b"PK\x03\x04 half a zip")
+                file.write(data[: len(data) // 2])
             raise KeyboardInterrupt
-        real_save(value, path, *args, **kwargs)
+        real_write(path, data)
 
-    monkeypatch.setattr(torch, "save", interrupted_save)
+    monkeypatch.setattr(checkpointer_module, "_write_file", interrupted_write)
     with pytest.raises(KeyboardInterrupt):
         checkpointer.save_checkpoint(_Trainer(2))
-    monkeypatch.setattr(torch, "save", real_save)
+    monkeypatch.setattr(checkpointer_module, "_write_file", real_write)
+    assert not list(tmp_path.glob("*.partial"))
 
     model_path, training_path = checkpointer.find_latest_checkpoint()
     assert model_path.endswith("model_state_e1_b0.th") and training_path.endswith("training_state_e1_b0.th")

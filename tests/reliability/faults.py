@@ -7,20 +7,21 @@ the environment variable `KILL_AT` names, the N-th time it is reached:
   entry's bytes are written and before the index knows of them;
 - `batch:N`       in the N-th training or validation batch;
 - `checkpoint:N`  in the middle of the N-th file a checkpoint writes;
+- `epoch_end:N`   just after the N-th epoch's checkpoint is whole, before the trainer goes on (where
+                  it records that epoch's weights as the best);
 - `archive:N`     after the N-th member of `model.tar.gz` is added (to its temporary `.partial` file).
 
 Unset, it does nothing. Used by tests/reliability/test_fault_injection.py only.
 """
 
-import io
 import os
 import signal
 import tarfile
 from collections import Counter
 
-import torch
 from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
 
+from allennlp_compat import checkpointer
 from tasks.elmo.cache import ActivationCache
 
 POINT, _, WHEN = os.environ.get("KILL_AT", "").partition(":")
@@ -53,14 +54,18 @@ def _batch_outputs(self, batch, for_training):
     return _batch_outputs.original(self, batch, for_training)
 
 
-def _save(value, target, *args, **kwargs):
-    if isinstance(target, (str, os.PathLike)) and _at("checkpoint"):
-        buffer = io.BytesIO()
-        _save.original(value, buffer, *args, **kwargs)
-        with open(target, "wb") as output:
-            output.write(buffer.getvalue()[: len(buffer.getvalue()) // 2])
+def _write_file(path, data):
+    if _at("checkpoint"):
+        with open(path, "wb") as output:
+            output.write(data[: len(data) // 2])
         _die()
-    return _save.original(value, target, *args, **kwargs)
+    return _write_file.original(path, data)
+
+
+def _save_checkpoint(self, trainer):
+    _save_checkpoint.original(self, trainer)
+    if trainer._batches_in_epoch_completed == 0 and _at("epoch_end"):
+        _die()
 
 
 def _add(self, *args, **kwargs):
@@ -73,7 +78,8 @@ def _add(self, *args, **kwargs):
 for owner, name, replacement in [
     (ActivationCache, "_store", _store),
     (GradientDescentTrainer, "batch_outputs", _batch_outputs),
-    (torch, "save", _save),
+    (checkpointer, "_write_file", _write_file),
+    (checkpointer.WholeCheckpointer, "save_checkpoint", _save_checkpoint),
     (tarfile.TarFile, "add", _add),
 ]:
     replacement.original = getattr(owner, name)

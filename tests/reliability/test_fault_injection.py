@@ -16,12 +16,14 @@ import numpy
 import pytest
 
 from tasks.reproduce.layout import is_finished
-from tests.helpers.repository import ALLENNLP, ROOT
+from tests.helpers.repository import ALLENNLP, ROOT, evaluate
 
 OVERRIDES = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batch_size": 4})
 
 
-def train(run_dir: Path, environment, *extra, kill_at: str = "") -> subprocess.CompletedProcess:
+def train(
+    run_dir: Path, environment, *extra, kill_at: str = "", overrides: str = OVERRIDES
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [
             ALLENNLP,
@@ -30,7 +32,7 @@ def train(run_dir: Path, environment, *extra, kill_at: str = "") -> subprocess.C
             "-s",
             str(run_dir),
             "-o",
-            OVERRIDES,
+            overrides,
             "--include-package",
             "tests.reliability.faults",
             *extra,
@@ -92,6 +94,78 @@ def test_killed_anywhere_then_recovered_finishes_with_complete_metrics(environme
     assert (run_dir / "model.tar.gz").is_file()
     assert cache_entries_intact(tmp_path / "cache") > 0
     # What remains of the killed run's half-written files is never taken for a checkpoint.
+    assert not [path.name for path in run_dir.glob("*.partial")]
+
+
+# Three epochs of which the first stays the best ("+loss": the highest validation loss wins), the case
+# where a resumed run once scored the test set with its last epoch's weights; dropout on the words, so
+# that random numbers drawn after a resume other than the uninterrupted run's would show.
+RESUMED_OVERRIDES = json.dumps(
+    {
+        "trainer.num_epochs": 3,
+        "data_loader.batch_sampler.batch_size": 4,
+        "trainer.validation_metric": "+loss",
+        "random_seed": 7,
+        "numpy_seed": 7,
+        "pytorch_seed": 7,
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory, tiny_conll, tiny_elmo):
+    """Two uninterrupted runs of the same training: (metrics of the first, metrics of the second)."""
+    directory = tmp_path_factory.mktemp("uninterrupted")
+    environment = {
+        **os.environ,
+        "ELMO_CACHE_DIR": str(directory / "cache"),
+        "NER_WORD_VECTORS": "",
+        "ELMO_OPTIONS_FILE": str(tiny_elmo[0]),
+        "ELMO_WEIGHT_FILE": str(tiny_elmo[1]),
+        **{name: str(tiny_conll) for name in ("NER_TRAIN_DATA", "NER_DEV_DATA", "NER_TEST_DATA")},
+    }
+    runs = []
+    for name in ("first", "second"):
+        result = train(directory / name, environment, overrides=RESUMED_OVERRIDES)
+        assert result.returncode == 0, result.stderr[-3000:]
+        runs.append(json.loads((directory / name / "metrics.json").read_text()))
+    return runs
+
+
+def _seconds(duration: str) -> float:
+    hours, minutes, seconds = duration.split(":")
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+@pytest.mark.parametrize("epoch", [1, 2, 3])
+def test_a_run_killed_at_an_epoch_boundary_resumes_to_the_uninterrupted_run(
+    environment, tmp_path, epoch, uninterrupted, tiny_conll
+):
+    run_dir = tmp_path / "run"
+    killed = train(run_dir, environment, kill_at=f"epoch_end:{epoch}", overrides=RESUMED_OVERRIDES)
+    assert killed.returncode == -9, f"the fault after epoch {epoch} was never reached:\n{killed.stderr[-2000:]}"
+    recovered = train(run_dir, environment, "--recover", overrides=RESUMED_OVERRIDES)
+    assert recovered.returncode == 0, recovered.stderr[-3000:]
+    metrics = json.loads((run_dir / "metrics.json").read_text())
+    first, second = uninterrupted
+    assert metrics["best_epoch"] == 0
+
+    # The test scores are those of the archived (best) weights.
+    archived = evaluate(run_dir / "model.tar.gz", tiny_conll, environment=environment)
+    for key, value in archived.items():
+        assert metrics[f"test_{key}"] == pytest.approx(value, rel=1e-6, abs=1e-9), key
+
+    # Every score and loss as the uninterrupted run's, to the precision two uninterrupted runs agree to.
+    measured = {key for key, value in first.items() if isinstance(value, float) and "memory" not in key}
+    assert measured, first
+    for key in measured:
+        agreement = abs(first[key] - second[key])
+        assert metrics[key] == pytest.approx(first[key], abs=max(agreement, 1e-9)), key
+
+    # The duration is the whole training's: the part before the kill counts.
+    epoch_seconds = [json.loads((run_dir / f"metrics_epoch_{n}.json").read_text()) for n in range(3)]
+    durations = [_seconds(values["training_duration"]) for values in epoch_seconds]
+    assert durations == sorted(durations) and _seconds(metrics["training_duration"]) >= durations[-1]
     assert not [path.name for path in run_dir.glob("*.partial")]
 
 
