@@ -17,6 +17,7 @@ local cache = std.extVar('ELMO_CACHE_DIR');
     layer_norm: false,  // layer-normalise each biLM layer before mixing
     dropout: 0.5,  // on each mixed representation
     lstm_state: 'zero',  // the biLM state every sentence starts from: 'zero', 'warm_up' or 'carried' (AllenNLP's)
+    gamma: 1.0,  // γ before training (the paper: 1)
   } + overrides,
 
   // The paper's ablations: Table 2 (which layers, λ) and Table 3 (where ELMo enters).
@@ -38,6 +39,7 @@ local cache = std.extVar('ELMO_CACHE_DIR');
     do_layer_norm: settings.layer_norm,
     dropout: settings.dropout,
     lstm_state: settings.lstm_state,
+    initial_gamma: settings.gamma,
     // `cache_directory_for` in tasks/elmo/frozen_bilm.py, restated: no cache for 'none', nor for carried states.
     cache_directory: if std.asciiLower(cache) == 'none' || settings.lstm_state == 'carried' then null else cache,
     requires_grad: false,

@@ -48,6 +48,9 @@ class PaperElmo(Elmo):
         Passed to `FrozenBilm`.
     keep_sentence_boundaries : `bool`, optional (default = `False`)
         As in AllenNLP's `Elmo`.
+    initial_gamma : `float`, optional (default = `1.0`)
+        γ of every mix before training (AllenNLP's and the paper's: 1). A smaller γ starts ELMo at the
+        scale of the word vectors it is concatenated to, where this biLM's layers are several times larger.
     """
 
     def __init__(
@@ -64,6 +67,7 @@ class PaperElmo(Elmo):
         requires_grad: bool = False,
         keep_sentence_boundaries: bool = False,
         scalar_mix_parameters: Optional[List[float]] = None,
+        initial_gamma: float = 1.0,
     ) -> None:
         if layers not in LAYER_CHOICES:
             raise ConfigurationError(f"layers must be one of {LAYER_CHOICES}, not {layers!r}")
@@ -82,8 +86,9 @@ class PaperElmo(Elmo):
             scalar_mix_parameters=scalar_mix_parameters,
             module=bilm,
         )
-        if layers == "top":
-            for scalar_mix in self._scalar_mixes:
+        for scalar_mix in self._scalar_mixes:
+            scalar_mix.gamma.data.fill_(initial_gamma)
+            if layers == "top":
                 scalar_mix.gamma.requires_grad_(True)
 
     @property
@@ -96,8 +101,8 @@ class FastElmoTokenEmbedder(TokenEmbedder):
     """
     One ELMo representation at the input of a model: AllenNLP's `elmo_token_embedder` (same keys:
     `options_file`, `weight_file`, `do_layer_norm`, `dropout`, `requires_grad`, `projection_dim`,
-    `scalar_mix_parameters`) over `PaperElmo`, plus `layers`, `lstm_state`, `cache_directory` and
-    `cache_dtype`. AllenNLP's `vocab_to_cache` is refused: the activation cache supersedes it.
+    `scalar_mix_parameters`) over `PaperElmo`, plus `layers`, `lstm_state`, `cache_directory`,
+    `cache_dtype` and `initial_gamma`. AllenNLP's `vocab_to_cache` is refused: the activation cache supersedes it.
 
     Registered as a `TokenEmbedder` with name "fast_elmo".
     """
@@ -116,6 +121,7 @@ class FastElmoTokenEmbedder(TokenEmbedder):
         lstm_state: str = "zero",
         cache_directory: Optional[str] = None,
         cache_dtype: str = "float16",
+        initial_gamma: float = 1.0,
     ) -> None:
         super().__init__()
         if vocab_to_cache is not None:
@@ -134,6 +140,7 @@ class FastElmoTokenEmbedder(TokenEmbedder):
             cache_dtype=cache_dtype,
             requires_grad=requires_grad,
             scalar_mix_parameters=scalar_mix_parameters,
+            initial_gamma=initial_gamma,
         )
         self._projection = torch.nn.Linear(self._elmo.get_output_dim(), projection_dim) if projection_dim else None
         self.output_dim = projection_dim or self._elmo.get_output_dim()

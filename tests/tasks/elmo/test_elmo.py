@@ -193,6 +193,19 @@ def test_all_layers_mix_is_learned_and_biLM_frozen(tiny_elmo):
     ]
 
 
+@pytest.mark.parametrize("layers", ["all", "top"])
+def test_initial_gamma_scales_every_mix_and_stays_trainable(tiny_elmo, layers):
+    options, weights = str(tiny_elmo[0]), str(tiny_elmo[1])
+    unscaled = PaperElmo(options, weights, num_output_representations=2, layers=layers, dropout=0.0)
+    small = PaperElmo(options, weights, num_output_representations=2, layers=layers, dropout=0.0, initial_gamma=0.1)
+    assert [mix.gamma.item() for mix in small._scalar_mixes] == pytest.approx([0.1, 0.1])
+    assert all(mix.gamma.requires_grad for mix in small._scalar_mixes)
+    with torch.no_grad():
+        pairs = zip(*(elmo(batch_to_ids(BATCHES[0]))["elmo_representations"] for elmo in (unscaled, small)))
+        for one, tenth in pairs:
+            torch.testing.assert_close(tenth, 0.1 * one, atol=1e-6, rtol=1e-5)
+
+
 def test_fast_elmo_takes_the_keys_of_allennlps_token_embedder(tiny_elmo, tmp_path):
     params = {
         "options_file": str(tiny_elmo[0]),
