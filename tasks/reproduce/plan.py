@@ -5,6 +5,7 @@ A plan: the experiments to run, read from a JSON or Jsonnet file (see plans/ and
       name: 'cpu',                       // names the default runs folder: runs/reproduce/<name>
       description: '...',
       records: 'results/cpu',            // optional: where each finished run's record is kept (records.py)
+      reference_records: ['results/cpu'],  // optional: other plans' records of runs this plan shares (read only)
       prepare: [ { command: [...], outputs: [...] } ],  // optional: data made before the runs (prepare.py)
       environment: { ... },              // variables for every run (data paths, the biLM, DEVICES)
       overrides: { ... },                // `allennlp train -o` keys for every run
@@ -48,7 +49,17 @@ from tasks.reproduce.prepare import PrepareStep, read_steps
 
 CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS
 SEED_KEYS = ("random_seed", "numpy_seed", "pytorch_seed")
-PLAN_KEYS = {"name", "description", "records", "prepare", "environment", "overrides", "experiments", "finetuned_bilms"}
+PLAN_KEYS = {
+    "name",
+    "description",
+    "records",
+    "reference_records",
+    "prepare",
+    "environment",
+    "overrides",
+    "experiments",
+    "finetuned_bilms",
+}
 EXPERIMENT_KEYS = {
     "task",
     "configs",
@@ -112,6 +123,9 @@ class Plan(NamedTuple):
     bilms: List[BilmSpec] = []
     records: Optional[Path] = None  # the folder of finished runs' records, if the plan keeps them
     prepare: List[PrepareStep] = []  # data made from the shared data before the runs that read it
+    # Other plans' records folders: a run of this plan recorded there (the same training on the same
+    # input bytes) is done, read by the report as its own, and never trained again.
+    reference_records: List[Path] = []
 
 
 def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
@@ -183,6 +197,9 @@ def load_plan(path: str, environment=None) -> Plan:
     records = plan.get("records")
     if records is not None and (not isinstance(records, str) or not records):
         raise ConfigurationError(f"plan {path}: 'records' must be a folder's path, got {records!r}")
+    references = plan.get("reference_records", [])
+    if not isinstance(references, list) or not all(isinstance(folder, str) and folder for folder in references):
+        raise ConfigurationError(f"plan {path}: 'reference_records' must be a list of folders, got {references!r}")
     return Plan(
         name,
         str(plan.get("description", "")),
@@ -191,6 +208,7 @@ def load_plan(path: str, environment=None) -> Plan:
         list(bilms.values()),
         PROJECT_ROOT / records if records else None,  # relative to the repository, as the configs' paths
         read_steps(plan.get("prepare", []), f"plan {path}"),
+        [PROJECT_ROOT / folder for folder in references],
     )
 
 

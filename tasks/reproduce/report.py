@@ -47,7 +47,8 @@ class Group(NamedTuple):
 def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
     """Writes README.md (with figures/*.svg) and report.html in `output_dir`; returns their paths."""
     plan = read_plan_record(runs_dir)
-    records = Path(plan["records"]) if plan and plan.get("records") else None
+    records = [Path(plan["records"])] if plan and plan.get("records") else []
+    records += [Path(folder) for folder in (plan or {}).get("reference_records", [])]
     runs, bilms = _with_records(read_runs(runs_dir), read_bilms(runs_dir), records, plan)
     runs = _with_twins(runs, plan)
     groups = _groups(runs, plan)
@@ -71,28 +72,29 @@ def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
 
 
 def _with_records(
-    runs: List[RunResult], bilms: List[BilmResult], records: Optional[Path], plan: Optional[Dict]
+    runs: List[RunResult], bilms: List[BilmResult], records: List[Path], plan: Optional[Dict]
 ) -> Tuple[List[RunResult], List[BilmResult]]:
     """
     The run directories and fine-tuned biLMs here, with the records of the planned ones (each the
-    result of the run or biLM as the plan has it now) in place of those not here or not finished
-    here: a biLM whose weights a new machine builds again reports its recorded build meanwhile, not
-    an unfinished one. The biLMs sorted by name.
+    result of the run or biLM as the plan has it now; the plan's own records first, then its
+    reference records) in place of those not here or not finished here: a biLM whose weights a new
+    machine builds again reports its recorded build meanwhile, not an unfinished one. The biLMs
+    sorted by name.
     """
-    if records is None or not records.is_dir():
+    folders = [folder for folder in records if folder.is_dir()]
+    if not folders:
         return runs, bilms
     planned = {spec["name"]: spec for spec in plan["runs"]}
-    recorded_runs = {
-        record.name: record
-        for record in read_run_records(records)
-        if record.name in planned and is_result_of(record, planned[record.name])
-    }
     planned_bilms = {spec["name"]: spec for spec in plan.get("bilms", [])}
-    recorded_bilms = {
-        record.name: record
-        for record in read_bilm_records(records)
-        if record.name in planned_bilms and is_bilm_result_of(record, planned_bilms[record.name])
-    }
+    recorded_runs: Dict[str, RunResult] = {}
+    recorded_bilms: Dict[str, BilmResult] = {}
+    for folder in folders:
+        for record in read_run_records(folder):
+            if record.name in planned and is_result_of(record, planned[record.name]):
+                recorded_runs.setdefault(record.name, record)
+        for record in read_bilm_records(folder):
+            if record.name in planned_bilms and is_bilm_result_of(record, planned_bilms[record.name]):
+                recorded_bilms.setdefault(record.name, record)
     bilms = _in_place_of_unfinished(bilms, recorded_bilms)
     return _in_place_of_unfinished(runs, recorded_runs), sorted(bilms, key=lambda bilm: bilm.name)
 
@@ -145,13 +147,14 @@ def _key(spec: Dict) -> GroupKey:
     return spec["task"], spec["config_name"], label, float(spec["train_fraction"])
 
 
-def _preamble(runs_dir: Path, records: Optional[Path], runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
+def _preamble(runs_dir: Path, records: List[Path], runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
     counts = collections.Counter(run.status for run in runs)
     planned = len(plan["runs"]) if plan else len(runs)
     built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     description = f" {plan['description']}" if plan and plan.get("description") else ""
     recorded = sum(1 for run in runs if _from_record(run))
-    from_records = f" and the records of {recorded} runs in `{runs_folder_name(records)}`" if recorded else ""
+    folders = " and ".join(f"`{runs_folder_name(folder)}`" for folder in records)
+    from_records = f" and the records of {recorded} runs in {folders}" if recorded else ""
     return (
         f"Built {built} by `allennlp report` from the run directories in `{runs_folder_name(runs_dir)}`"
         f"{from_records}{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "

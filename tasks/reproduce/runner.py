@@ -97,7 +97,7 @@ from tasks.reproduce.records import (
     write_bilm_record,
     write_run_record,
 )
-from tasks.reproduce.results import read_bilms, read_run
+from tasks.reproduce.results import RunResult, read_bilms, read_run
 from tasks.reproduce.resume import adopt, config_differences, sort_differences
 
 logger = logging.getLogger(__name__)
@@ -195,16 +195,26 @@ class Runner:
 
     def recorded(self, run: RunSpec) -> bool:
         """
-        Whether the plan's records hold this run, trained on the input bytes the files hold now (a
+        Whether the plan's records (or its reference records) hold this run, trained on the input bytes
+        the files hold now (a
         file that is not here cannot say otherwise: the fine-tuned biLM a record's run read, say).
         """
-        record = read_run_record(self.records, run.name) if self.records else None
-        if record is None or not is_result_of(record, run.as_json()):
+        record = self.record_of(run)
+        if record is None:
             return False
         now = self._inputs(run.task, run.environment, self.environment(run))
         if _changes(record.info.get("inputs", {}), now):
             return False
         return not run.finetuned_bilm or not self.changed_bilm_inputs(run.finetuned_bilm)
+
+    def record_of(self, run: RunSpec) -> Optional[RunResult]:
+        """The record of this run's training in the plan's records, else in its reference records."""
+        folders = ([self.records] if self.records else []) + self.plan.reference_records
+        for folder in folders:
+            record = read_run_record(folder, run.name)
+            if record is not None and is_result_of(record, run.as_json()):
+                return record
+        return None
 
     def changed_inputs(self, run: RunSpec) -> List[str]:
         """The input files of a run whose bytes differ from those on record, each said with both hashes."""
@@ -307,7 +317,7 @@ class Runner:
             states = self.states()
             for run in self.runs:
                 if states[run.name] == RECORDED:
-                    record = read_run_record(self.records, run.name)
+                    record = self.record_of(run)
                     self.durations[run.name] = record.info.get("wall_seconds") or 0.0
             for name, state in states.items():
                 if state == MISSING:
@@ -473,6 +483,7 @@ class Runner:
             "runs": [run.as_json() for run in self.plan.runs],
             "config_missing": missing,
             "records": str(self.plan.records) if self.plan.records else None,
+            "reference_records": [str(folder) for folder in self.plan.reference_records],
             "twins": self.twins,
             "bilms": [bilm.as_json() for bilm in self.plan.bilms],
         }

@@ -505,6 +505,31 @@ def test_a_record_counts_only_for_the_same_run_on_the_same_input_bytes(tmp_path,
         read_run_record(plan.records, run.name)
 
 
+def test_a_run_another_plan_recorded_is_done_here_and_in_the_report(tmp_path, tiny_conll):
+    """A plan's reference_records: another plan's record of the same training counts here, read only."""
+    weights = tmp_path / "bilm" / "weights.hdf5"
+    weights.parent.mkdir()
+    _write_biLM(weights, seed=1)
+    plan = _one_elmo_run_plan(tmp_path, tiny_conll, weights)._replace(records=tmp_path / "own")
+    run, runs_dir = plan.runs[0], tmp_path / "runs"
+    inputs = Runner(plan, runs_dir)._inputs(run.task, run.environment, Runner(plan, runs_dir).environment(run))
+    metrics = {"epoch": 1, "test_f1-measure-overall": 0.5}
+    result = RunResult(run.name, tmp_path, FINISHED, run.as_json(), {"inputs": inputs}, metrics, [], None, [], None, [])
+    write_run_record(tmp_path / "other_plan", result)
+
+    assert Runner(plan, runs_dir).state(run) == START  # another plan's records are not looked at unasked
+    referencing = plan._replace(reference_records=[tmp_path / "other_plan"])
+    runner = Runner(referencing, runs_dir)
+    assert runner.state(run) == RECORDED
+    assert runner.state(run._replace(seed=2)) == START  # another training
+    runner.run()  # nothing to train
+    assert not (tmp_path / "own").exists()  # the record stays where it was written, nowhere else
+    markdown, _ = build_report(runs_dir, tmp_path / "report")
+    text = markdown.read_text()
+    assert "the records of 1 runs in `own` and `other_plan`" in text  # folders outside the repository: by name
+    assert "50.00" in text  # the recorded test F1, in Table 1
+
+
 def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan, tmp_path, tiny_elmo):
     """
     A run whose config.json names its biLM and cache where an older checkout had them resumes, taking
