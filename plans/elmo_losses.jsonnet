@@ -1,0 +1,62 @@
+// Why ELMo trails its baseline on SNLI, SQuAD and SST-5 in the cpu plan (issue 44): controlled arms,
+// each the task's ELMo run with one thing changed, on the cpu plan's data, word vectors and schedules
+// (lib/cpu_tasks.libsonnet), at least two seeds each. The cpu plan's finished runs of the same
+// training are its references (reference_records: counted as done here, never trained twice).
+//
+//   allennlp reproduce plans/elmo_losses.jsonnet --parallel 2   # runs/reproduce/elmo_losses
+//   allennlp report runs/reproduce/elmo_losses --report-dir docs/elmo_losses
+//
+// What decided the arms, before any of them ran (scripts/elmo_training_probe.py at initialisation, the
+// cpu plan's seed-1 runs; docs/elmo_losses.md): the bundled biLM's mixed layers are 11.5 (SNLI, layer
+// normalised) to 16.4 (SQuAD) long per token against 5.0 for a GloVe 6B 50-d vector, 82-91% of the
+// variance of every layer ELMo enters; ESIM's unscaled dot-product attention is then nearly an argmax
+// (mean largest weight 0.96 with ELMo, 0.26 with γ = 0, 0.27 in the baseline); with γ = 0.1 ELMo is 4%
+// of the variance at ESIM's input and the attention 0.30.
+//
+// Arms, in the order they run (the cheapest that decide most first):
+// - `gamma0_1`: γ starts at 0.1 instead of 1 (the scale; γ still learned);
+// - `input_only`, `output_only`: Table 3's places (SNLI's configs; SST-5 by override);
+// - `dropout`: 50% dropout on ELMo at both places, as the paper's SQuAD code (allenai/document-qa,
+//   docqa/elmo/ablate_elmo_model.py) has and configs/lib/squad.libsonnet had not;
+// - `warm_up`: the biLM's LSTM state warmed up on a neutral text before each sentence, not zero;
+// - `finetuned`: the biLM fine-tuned on the task's training text (§A.1).
+local tasks = import 'lib/cpu_tasks.libsonnet';
+local gamma_small = { 'model.elmo.initial_gamma': 0.1 };
+local warm_up = { 'model.elmo.lstm_state': 'warm_up' };
+// SST-5's ELMo config puts ELMo at both places; one place is two overrides (its mix count and its flag).
+local sst_input_only = { 'model.use_integrator_output_elmo': false, 'model.elmo.num_output_representations': 1 };
+local sst_output_only = { 'model.use_input_elmo': false, 'model.elmo.num_output_representations': 1 };
+// SQuAD screened at 3 of Table 1's 12 epochs (Adadelta has no schedule, so the first 3 epochs of a
+// 12-epoch run are a 3-epoch run): on 2026-11-26 ELMo already trailed by 4.9 dev F1 after the 3rd epoch
+// (24.2 against 29.1), and a run takes about an hour. The references are trained here at 3 epochs too.
+local squad_screen = tasks.squad { overrides+: { 'trainer.num_epochs': 3 } };
+
+{
+  name: 'elmo_losses',
+  records: 'results/elmo_losses',
+  reference_records: ['results/cpu'],
+  prepare: tasks.prepare,
+  description: 'Why ELMo trails its baseline on SNLI, SQuAD and SST-5 here: one change per arm, on the cpu plan data and schedules, the bundled biLM.',
+  experiments: [
+    // References: the cpu plan's Table 1 runs (recorded in results/cpu).
+    tasks.snli { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
+    // SNLI, 15 epochs as Table 1: the scale, then the places.
+    tasks.snli { configs: ['elmo'], seeds: [1, 2], label: 'gamma0_1', overrides+: gamma_small },
+    tasks.snli { configs: ['input_only', 'output_only'], seeds: [1, 2] },
+    // SQuAD at 3 epochs: references, then the paper's code's dropout, the scale, the input only.
+    squad_screen { configs: ['baseline', 'elmo'], seeds: [1, 2] },
+    squad_screen { configs: ['elmo'], seeds: [1, 2], label: 'dropout', overrides+: { 'model.elmo.dropout': 0.5 } },
+    squad_screen { configs: ['elmo'], seeds: [1, 2], label: 'gamma0_1', overrides+: gamma_small },
+    squad_screen { configs: ['input_only'], seeds: [1, 2] },
+    // SST-5 on all of it (references in results/cpu) and at 10%: the scale and the places.
+    tasks.sst_sentences { configs: ['baseline', 'elmo'], seeds: [1, 2, 3] },
+    tasks.sst_sentences { configs: ['elmo'], seeds: [1, 2], label: 'gamma0_1', overrides+: gamma_small },
+    tasks.sst_sentences { configs: ['elmo'], seeds: [1, 2], label: 'input_only', overrides+: sst_input_only },
+    tasks.sst_sentences { configs: ['elmo'], seeds: [1, 2], label: 'output_only', overrides+: sst_output_only },
+    tasks.sst_sentences { configs: ['baseline', 'elmo'], seeds: [1, 2, 3], train_fractions: [0.1], overrides+: tasks.epochs_of_100_updates },
+    tasks.sst_sentences { configs: ['elmo'], seeds: [1, 2], train_fractions: [0.1], label: 'gamma0_1', overrides+: tasks.epochs_of_100_updates + gamma_small },
+    // The biLM's state and its fine-tuning, on SNLI.
+    tasks.snli { configs: ['elmo'], seeds: [1, 2], label: 'warm_up', overrides+: warm_up },
+    tasks.snli { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
+  ],
+}
