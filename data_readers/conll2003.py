@@ -17,10 +17,11 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 from allennlp.common.file_utils import cached_path
 from allennlp.data import DatasetReader, Instance, Token
 from allennlp.data.dataset_readers.dataset_utils.span_utils import to_bioul
-from allennlp.data.fields import MetadataField, SequenceLabelField, TextField
+from allennlp.data.fields import MetadataField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer, TokenIndexer
 
 from data_readers.errors import DataFormatError, numbered_lines
+from data_readers.fields import OpenSequenceLabelField
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +55,8 @@ def convert_iob1(tags: Sequence[str], coding_scheme: str) -> List[str]:
 class Conll2003NerReader(DatasetReader):
     """
     Reads CoNLL-2003 NER files into instances with a `tokens` `TextField`, a `tags`
-    `SequenceLabelField` in `coding_scheme`, and `metadata` holding the words.
+    `OpenSequenceLabelField` in `coding_scheme` (a valid tag the model never saw is scored, not
+    fatal), and `metadata` holding the words and, with tags, the tags as `gold_tags`.
 
     Registered as a `DatasetReader` with name "conll2003_ner".
 
@@ -136,9 +138,9 @@ class Conll2003NerReader(DatasetReader):
             "metadata": MetadataField({"words": [token.text for token in tokens]}),
         }
         if iob1_tags is not None:
-            fields["tags"] = SequenceLabelField(
-                convert_iob1(iob1_tags, self.coding_scheme), fields["tokens"], self._label_namespace
-            )
+            tags = convert_iob1(iob1_tags, self.coding_scheme)
+            fields["tags"] = OpenSequenceLabelField(tags, fields["tokens"], self._label_namespace)
+            fields["metadata"].metadata["gold_tags"] = tags  # type: ignore[attr-defined]
         return Instance(fields)
 
     def apply_token_indexers(self, instance: Instance) -> None:

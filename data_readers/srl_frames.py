@@ -11,6 +11,8 @@ from allennlp.data import Instance, Token
 from allennlp.data.fields import SequenceLabelField
 from allennlp_models.structured_prediction.dataset_readers.srl import SrlReader
 
+from data_readers.fields import OpenSequenceLabelField
+
 logger = logging.getLogger(__name__)
 
 
@@ -54,6 +56,8 @@ class SrlFramesReader(SrlReader):
                 indicator = [0] * len(tokens)
                 indicator[predicate] = 1
                 instance = self.text_to_instance(tokens, indicator, tags)
+                # A role the training data lacked (an open set) is scored as a miss, not fatal.
+                instance.add_field("tags", OpenSequenceLabelField(tags, instance["tokens"]))
                 marked = set(sentence.predicates)
                 instance.add_field(
                     "sentence_predicates",

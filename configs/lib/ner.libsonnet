@@ -23,6 +23,9 @@ function(use_elmo, elmo_overrides={})
   test_data_path: std.extVar('NER_TEST_DATA'),
   evaluate_on_test: true,
   datasets_for_vocab_creation: data.vocabulary_splits(word_vectors),
+  // Every BIOUL tag of each entity type the training data has, so that a dev or test entity of a length
+  // training never had (I-LOC where every location was short) is scored (tasks/common/labels.py).
+  vocabulary: { type: 'complete_tag_schemes', tag_schemes: { labels: 'BIOUL' } },
   model: {
     type: 'bilstm_crf_tagger',
     label_encoding: 'BIOUL',

@@ -41,6 +41,9 @@ function(use_elmo, elmo_overrides={})
     test_data_path: std.extVar('SRL_TEST_DATA'),
     evaluate_on_test: true,
     datasets_for_vocab_creation: data.vocabulary_splits(word_vectors),
+    // B- and I- of every role the training data has; a role it lacks altogether is scored as a miss
+    // (data_readers/fields.py), never fatal.
+    vocabulary: { type: 'complete_tag_schemes', tag_schemes: { labels: 'BIO' } },
     model: {
       type: 'deep_srl',
       text_field_embedder: {

@@ -15,6 +15,7 @@ from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.nn import InitializerApplicator
 from allennlp.nn.util import get_text_field_mask
 
+from tasks.common.labels import SCHEME_PREFIXES
 from tasks.ner.crf import ConstrainedCrf
 from tasks.ner.metrics import SeqevalF1
 
@@ -89,7 +90,10 @@ class BiLstmCrfTagger(Model):
         if tags is not None:
             output["loss"] = -self.crf(logits, tags, mask=mask, reduction="sum")
             lengths = mask.sum(dim=1).tolist()
-            gold = [self._tag_strings(row[:length]) for row, length in zip(tags.tolist(), lengths)]
+            gold = [
+                entry.get("gold_tags") or self._tag_strings(row[:length])  # as read: tags the model lacks count
+                for entry, row, length in zip(metadata, tags.tolist(), lengths)
+            ]
             self.entity_f1([self._tag_strings(path) for path in predicted], gold)
         return output
 
@@ -108,14 +112,11 @@ class BiLstmCrfTagger(Model):
         return [self.vocab.get_token_from_index(index, self.label_namespace) for index in tag_ids]
 
 
-_SCHEME_PREFIXES = {"BIOUL": "BIUL", "BIO": "BI", "IOB1": "BI"}
-
-
 def _check_scheme(labels, label_encoding: str) -> None:
     """Every tag must be `O` or a prefix of `label_encoding` and a type: the CRF's constraints depend on it."""
-    if label_encoding not in _SCHEME_PREFIXES:
-        raise ConfigurationError(f"label_encoding must be one of {sorted(_SCHEME_PREFIXES)}, not {label_encoding!r}")
-    prefixes = _SCHEME_PREFIXES[label_encoding]
+    if label_encoding not in SCHEME_PREFIXES:
+        raise ConfigurationError(f"label_encoding must be one of {sorted(SCHEME_PREFIXES)}, not {label_encoding!r}")
+    prefixes = SCHEME_PREFIXES[label_encoding]
     foreign = sorted(tag for tag in labels if tag != "O" and not (tag[:1] in prefixes and tag[1:2] == "-"))
     if foreign:
         raise ConfigurationError(

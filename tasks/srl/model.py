@@ -160,7 +160,10 @@ class DeepSrl(Model):
             output["predicted_tag_ids"] = self.decode(logits, mask)
             if tags is not None:
                 lengths = mask.sum(dim=1).tolist()
-                gold = [self._tag_strings(row[:length]) for row, length in zip(tags.tolist(), lengths)]
+                gold = [
+                    entry.get("gold_tags") or self._tag_strings(row[:length])  # as read: roles the model lacks count
+                    for entry, row, length in zip(metadata, tags.tolist(), lengths)
+                ]
                 self.srl_score([self._tag_strings(path) for path in output["predicted_tag_ids"]], gold)
         return output
 

@@ -69,6 +69,33 @@ def test_evaluate_reports_overall_and_per_type_scores(trained_archive, tiny_conl
     )
 
 
+LONG_LOCATION = """-DOCSTART- -X- -X- O
+
+They PRP I-NP O
+visited VBD I-VP O
+New NNP I-NP I-LOC
+York NNP I-NP I-LOC
+City NNP I-NP I-LOC
+Hall NNP I-NP I-LOC
+. . O O
+"""
+
+
+def test_an_entity_longer_than_any_in_training_is_scored(trained_archive, tmp_path):
+    """
+    Every location of the fixture is one word long, so its BIOUL tags are U-LOC only; a four-word
+    location (B-LOC I-LOC I-LOC L-LOC) is a valid gold entity that evaluation scores.
+    """
+    serialization_dir, environment = trained_archive
+    labels = (serialization_dir / "vocabulary" / "labels.txt").read_text().split()
+    assert {f"{prefix}-{kind}" for prefix in "BIUL" for kind in ("PER", "LOC", "ORG", "MISC")} | {"O"} == set(labels)
+    data = tmp_path / "long_location.conll"
+    data.write_text(LONG_LOCATION, encoding="utf-8")
+    metrics = evaluate(serialization_dir / "model.tar.gz", data, environment=environment)
+    assert metrics["recall-LOC"] in (0.0, 1.0)  # one gold location: found whole or not
+    assert metrics["f1-measure-overall"] == metrics["f1-measure-LOC"]
+
+
 def test_predict_on_raw_text_with_the_default_predictor(trained_archive, tmp_path):
     serialization_dir, environment = trained_archive
     inputs = tmp_path / "input.jsonl"

@@ -16,7 +16,7 @@ from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
 from tests.helpers.repository import ROOT, allennlp, evaluate, predict
-from tests.helpers.srl_data import expected_frames, write_fixtures
+from tests.helpers.srl_data import conllu_text, expected_frames, write_fixtures
 
 TINY_SRL = json.dumps({"model.encoder.hidden_size": 8, "model.encoder.num_layers": 2, "trainer.num_epochs": 2})
 
@@ -96,6 +96,18 @@ def test_compare_scores_official_is_what_evaluate_reports(evaluated, compared):
     for name in ("official", "span_f1", "span_f1/argmax", "official/prob"):
         assert set(scores[name]) == {"precision", "recall", "f1-measure"} and 0 <= scores[name]["f1-measure"] <= 100
         assert name in printed_names, name
+
+
+def test_a_role_the_training_data_lacked_is_scored_as_a_miss(trained, tmp_path):
+    """A valid role seen only in test data (here ARGM-MNR, for the fixture's ARGM-TMP) counts against the model."""
+    directory, _, environment = trained
+    renamed = tmp_path / "renamed.conllu"
+    renamed.write_text(conllu_text().replace("ARGM-TMP", "ARGM-MNR"), encoding="utf-8")
+    labels = (directory / "srl" / "vocabulary" / "labels.txt").read_text().split()
+    assert "B-ARGM-MNR" not in labels and {"B-ARGM-TMP", "I-ARGM-TMP", "B-C-V", "I-C-V"} <= set(labels)
+    metrics = evaluate(directory / "srl" / "model.tar.gz", renamed, environment=environment)
+    assert metrics["recall-ARGM-MNR"] == 0.0  # three gold arguments the model cannot predict
+    assert metrics["recall-overall"] < 1.0 and metrics["f1-measure-ARG0"] >= 0.0
 
 
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is needed to run the official srl-eval.pl")
