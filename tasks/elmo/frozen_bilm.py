@@ -257,7 +257,8 @@ def _frozen_weights_from_file(bilm: FrozenBilm, state_dict, prefix: str, *_) -> 
     if stored is not None and bytes(stored.tolist()).hex() != bilm.weights_sha256:
         raise ConfigurationError(
             f"these model weights were trained over a biLM weight file with sha256 {bytes(stored.tolist()).hex()}, "
-            f"but {bilm.weight_file} has sha256 {bilm.weights_sha256}: give the weight file the model was trained with"
+            f"but {bilm.weight_file} has sha256 {bilm.weights_sha256}: give the weight file the model was trained with "
+            "(for an archive: ELMO_OPTIONS_FILE and ELMO_WEIGHT_FILE, or its path with --overrides)"
         )
     for name, parameter in bilm.named_parameters():
         state_dict.setdefault(prefix + name, parameter.detach())

@@ -1,8 +1,11 @@
 """NER through the plain `allennlp` command, as docs/ner.md shows: train, recover, evaluate and predict."""
 
+import io
 import json
 import subprocess
 import sys
+import tarfile
+from pathlib import Path
 
 import pytest
 
@@ -188,3 +191,54 @@ def test_an_archive_predicts_from_any_directory_once_tasks_is_imported(trained_a
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert json.loads(result.stdout.splitlines()[-1]) == prediction
+
+
+def _as_if_trained_elsewhere(archive: Path, copy: Path, **elmo_values) -> Path:
+    """A copy of `archive` whose config gives its ELMo other values: another machine's paths."""
+    with tarfile.open(archive) as tar:
+        members = {member.name: tar.extractfile(member).read() for member in tar.getmembers() if member.isfile()}
+    config = json.loads(members["config.json"])
+    config["model"]["text_field_embedder"]["token_embedders"]["elmo"].update(elmo_values)
+    members["config.json"] = json.dumps(config).encode()
+    with tarfile.open(copy, "w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return copy
+
+
+def test_an_archive_takes_this_machines_cache_not_the_trainers(trained_archive, tmp_path):
+    serialization_dir, environment = trained_archive
+    unmakeable = tmp_path / "a_file"
+    unmakeable.write_text("not a folder")
+    trainers_cache = unmakeable / "trainer" / "cache"  # cannot be made here: its parent is a file
+    archive = _as_if_trained_elsewhere(
+        serialization_dir / "model.tar.gz", tmp_path / "elsewhere.tar.gz", cache_directory=str(trainers_cache)
+    )
+    inputs = tmp_path / "input.jsonl"
+    inputs.write_text('{"sentence": "Ada Lovelace visited Turin."}\n')
+    for setting in ("none", str(tmp_path / "here")):
+        predictions = predict(archive, inputs, environment={**environment, "ELMO_CACHE_DIR": setting})
+        assert predictions[0]["tokens"] == ["Ada", "Lovelace", "visited", "Turin", "."]
+    assert [path.name for path in (tmp_path / "here").iterdir()]  # this machine's cache was filled
+    metrics = evaluate(archive, environment["NER_TEST_DATA"], environment={**environment, "ELMO_CACHE_DIR": "none"})
+    assert 0.0 <= metrics["f1-measure-overall"] <= 1.0
+
+
+def test_an_archive_whose_biLM_is_elsewhere_says_how_to_point_at_it(trained_archive, tiny_elmo, tmp_path):
+    serialization_dir, environment = trained_archive
+    options, weights = (str(tmp_path / "gone" / name) for name in ("options.json", "weights.hdf5"))
+    archive = _as_if_trained_elsewhere(
+        serialization_dir / "model.tar.gz", tmp_path / "elsewhere.tar.gz", options_file=options, weight_file=weights
+    )
+    inputs = tmp_path / "input.jsonl"
+    inputs.write_text('{"sentence": "Rome fell."}\n')
+    # The environment names the biLM the model was trained with: it is used in place of the missing files.
+    assert predict(archive, inputs, environment=environment)[0]["tokens"] == ["Rome", "fell", "."]
+    # Another biLM (the bundled one) is refused by the weights' sha256, saying how to give the right one.
+    bundled = {key: value for key, value in environment.items() if not key.startswith("ELMO_")}
+    result = allennlp("predict", str(archive), str(inputs), "--silent", environment=bundled, check=False)
+    assert result.returncode != 0
+    assert "give the weight file the model was trained with" in result.stderr
+    assert "ELMO_OPTIONS_FILE and ELMO_WEIGHT_FILE, or its path with --overrides" in result.stderr
