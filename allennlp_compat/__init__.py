@@ -40,6 +40,17 @@ from allennlp.training.optimizers import Optimizer
 logger = logging.getLogger(__name__)
 
 
+class _DeliberateReplacements(logging.Filter):
+    """Drops AllenNLP's "... has already been registered ..., but exist_ok=True, so overwriting" notes: each
+    replacement here is on purpose, and three such lines at every start read like a problem."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "but exist_ok=True, so overwriting" not in record.getMessage()
+
+
+logging.getLogger("allennlp.common.registrable").addFilter(_DeliberateReplacements())
+
+
 @LearningRateScheduler.register("reduce_on_plateau", exist_ok=True)
 class ReduceOnPlateauLearningRateScheduler(_PyTorchLearningRateSchedulerWithMetricsWrapper):
     """

@@ -28,8 +28,10 @@ def _write_then_rename(target: str, write) -> None:
     temporary = f"{target}.partial"
     try:
         write(temporary)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)  # an error, or Ctrl-C: the old file stays, whole
+        if isinstance(error, OSError) and error.errno is not None:  # a full disk, say: which file, where
+            raise OSError(error.errno, f"cannot write {target} ({error.strerror})") from error
         raise
     os.replace(temporary, target)
 

@@ -34,7 +34,7 @@ import os
 import sqlite3
 import zlib
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import numpy
 import torch
@@ -105,7 +105,19 @@ class ActivationCache:
 
     def _lookup(self, keys) -> Dict[bytes, numpy.ndarray]:
         """The stored layers `(num_layers, positions, dim)` of those `keys` that are in the cache."""
-        keys = list(keys)
+        found, damaged = self._intact_entries(list(keys))
+        if damaged:
+            self.damaged += damaged
+            logger.warning(
+                "ELMo activation cache %s: %d stored sentences damaged (checksum mismatch or past the end of "
+                "activations.bin): computing them again. If this repeats, delete that folder.",
+                self.path,
+                damaged,
+            )
+        return found
+
+    def _intact_entries(self, keys: List[bytes]) -> Tuple[Dict[bytes, numpy.ndarray], int]:
+        """The stored layers of those `keys` whose entries are whole, and how many others are indexed but damaged."""
         rows = []
         for start in range(0, len(keys), 500):  # SQLite's limit on parameters per statement
             chunk = keys[start : start + 500]
@@ -119,7 +131,7 @@ class ActivationCache:
                 .fetchall()
             )
         if not rows:
-            return {}
+            return {}, 0
         width = self.num_layers * self.dim
         data = self._mapped(max(offset + positions * width for _, offset, positions, _ in rows))
         found, damaged = {}, 0
@@ -129,18 +141,13 @@ class ActivationCache:
                 damaged += 1
                 continue
             found[key] = entry.reshape(self.num_layers, positions, self.dim)
-        if damaged:
-            self.damaged += damaged
-            logger.warning(
-                "ELMo activation cache %s: %d stored sentences damaged (checksum mismatch or past the end of "
-                "activations.bin): computing them again. If this repeats, delete that folder.",
-                self.path,
-                damaged,
-            )
-        return found
+        return found, damaged
 
     def _store(self, keys: List[bytes], lengths: List[int], computed: Activations) -> Dict[bytes, numpy.ndarray]:
-        """Appends each sentence's layers (as stored, so callers see the stored values) and indexes them."""
+        """
+        Appends each sentence's layers (as stored, so callers see the stored values) and indexes them;
+        a sentence another process stored whole since this one looked is not stored twice.
+        """
         layers = torch.stack([layer.detach() for layer in computed["activations"]]).cpu().numpy()
         entries = {
             key: numpy.ascontiguousarray(layers[:, row, : length + 2], dtype=self.dtype)
@@ -149,20 +156,27 @@ class ActivationCache:
         database = self._database()  # before taking the lock, which opening the database takes too
         with open(self.path / "write.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            with open(self._data_path, "ab") as data:
-                end = data.seek(0, os.SEEK_END)
-                itemsize = self.dtype().itemsize
-                data.write(bytes(-end % itemsize))  # a write cut short leaves the end unaligned
-                offset = (end + itemsize - 1) // itemsize
-                index_rows = []
-                for key, array in entries.items():
-                    data.write(array.tobytes())
-                    index_rows.append((key, offset, array.shape[1], zlib.crc32(array)))
-                    offset += array.size
-            # REPLACE: an entry found damaged is stored again, and its new copy is the one indexed.
-            database.executemany("INSERT OR REPLACE INTO activations VALUES (?, ?, ?, ?)", index_rows)
-            database.commit()
-        return entries
+            stored_meanwhile, _ = self._intact_entries(list(entries))
+            new = {key: array for key, array in entries.items() if key not in stored_meanwhile}
+            try:
+                with open(self._data_path, "ab") as data:
+                    end = data.seek(0, os.SEEK_END)
+                    itemsize = self.dtype().itemsize
+                    data.write(bytes(-end % itemsize))  # a write cut short leaves the end unaligned
+                    offset = (end + itemsize - 1) // itemsize
+                    index_rows = []
+                    for key, array in new.items():
+                        data.write(array.tobytes())
+                        index_rows.append((key, offset, array.shape[1], zlib.crc32(array)))
+                        offset += array.size
+                # REPLACE: an entry found damaged is stored again, and its new copy is the one indexed.
+                database.executemany("INSERT OR REPLACE INTO activations VALUES (?, ?, ?, ?)", index_rows)
+                database.commit()
+            except OSError as error:
+                raise OSError(
+                    error.errno, f"ELMo activation cache {self.path}: cannot store activations ({error.strerror})"
+                ) from error
+        return {**entries, **stored_meanwhile}
 
     def _mapped(self, end: int) -> numpy.memmap:
         """The data file mapped at least up to element `end` (re-mapped when other writes grew it)."""

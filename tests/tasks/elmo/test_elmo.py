@@ -13,6 +13,7 @@ from allennlp.nn.util import remove_sentence_boundaries
 
 from tasks.bilm.weight_file import random_weights, tiny_options, write_elmo_files
 from tasks.elmo import FrozenBilm, PaperElmo
+from tasks.elmo.cache import sentence_key
 from tests.helpers.bilm_options import unclipped
 
 BATCHES = [
@@ -224,3 +225,21 @@ def test_fast_elmo_takes_the_keys_of_allennlps_token_embedder(tiny_elmo, tmp_pat
         torch.testing.assert_close(ours(ids), theirs(ids), atol=1e-2, rtol=1e-2)  # cache stores float16
     with pytest.raises(ConfigurationError, match="vocab_to_cache"):
         TokenEmbedder.from_params(Params({"type": "fast_elmo", **params, "vocab_to_cache": ["a"]}))
+
+
+def test_two_caches_filling_the_same_sentences_at_once_store_each_once(tmp_path, tiny_elmo):
+    """Two trainings looked up a batch, both missed, both computed: the second to store finds it stored."""
+    files = (str(tiny_elmo[0]), str(tiny_elmo[1]))
+    first, second = (PaperElmo(*files, dropout=0.0, cache_directory=str(tmp_path)) for _ in range(2))
+    character_ids = batch_to_ids(BATCHES[0])
+    lengths = (character_ids > 0).any(dim=-1).sum(dim=1).tolist()
+    keys = [sentence_key(row[:length]) for row, length in zip(character_ids, lengths)]
+    for elmo in (first, second):
+        assert elmo.bilm.cache._lookup(keys) == {}
+    with torch.no_grad():
+        computed = first.bilm._compute(character_ids)
+    first.bilm.cache._store(keys, lengths, computed)
+    size = first.bilm.cache._data_path.stat().st_size
+    stored = second.bilm.cache._store(keys, lengths, computed)
+    assert second.bilm.cache._data_path.stat().st_size == size  # nothing appended twice
+    assert len(second.bilm.cache) == 3 and set(stored) == set(keys)
