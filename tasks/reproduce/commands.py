@@ -10,6 +10,7 @@ the runner calls `allennlp train` exactly as a user would, so each run's command
 import argparse
 import logging
 import sys
+import tempfile
 from pathlib import Path
 
 from allennlp.commands.subcommand import Subcommand
@@ -73,16 +74,34 @@ class Reproduce(Command):
 class Report(Command):
     description = (
         "Write the reproduction report (README.md with figures/*.svg, and one self-contained "
-        "report.html) of a folder of runs made by `allennlp reproduce`, from the run directories alone."
+        "report.html) of a folder of runs made by `allennlp reproduce`, from its run directories and its "
+        "plan's records; or, with --plan alone, from the plan's records alone (as the committed reports are "
+        "built, so that a test can rebuild them)."
     )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("runs_dir", help="the runs folder, e.g. runs/reproduce/cpu")
+        parser.add_argument("runs_dir", nargs="?", help="the runs folder, e.g. runs/reproduce/cpu")
+        parser.add_argument("--plan", help="instead of a runs folder: the plan whose records to report on")
         parser.add_argument("--output", help="where to write the report (default: <runs dir>/report)")
 
     def run(self, args: argparse.Namespace) -> None:
-        runs_dir = Path(args.runs_dir)
-        if not runs_dir.is_dir():
-            sys.exit(f"{runs_dir}: no such folder of runs")
-        markdown, html = build_report(runs_dir, Path(args.output) if args.output else runs_dir / "report")
+        if bool(args.runs_dir) == bool(args.plan):
+            sys.exit("give a runs folder, or --plan for a report from the plan's records alone")
+        if args.plan:
+            if not args.output:
+                sys.exit("--plan needs --output: where to write the report")
+            markdown, html = build_records_report(args.plan, Path(args.output))
+        else:
+            runs_dir = Path(args.runs_dir)
+            if not runs_dir.is_dir():
+                sys.exit(f"{runs_dir}: no such folder of runs")
+            markdown, html = build_report(runs_dir, Path(args.output) if args.output else runs_dir / "report")
         print(f"Wrote {markdown} and {html}")
+
+
+def build_records_report(plan_file: str, output: Path):
+    """The report of a plan from its committed records alone: no run directory of this machine enters it."""
+    plan = load_plan(plan_file)
+    with tempfile.TemporaryDirectory() as nowhere:  # the runner's view of the plan, with no runs of its own
+        record = Runner(plan, Path(nowhere) / plan.name).plan_record()
+    return build_report(None, output, record)

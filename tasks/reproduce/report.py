@@ -1,24 +1,24 @@
 """
 The reproduction report of a folder of runs. First a summary, one line per task: the paper's gain,
-ours with its seed spread, and whether it is reproduced; then Table 1, Figure 1, Table 7, Tables 2
-and 3, Figure 2, how each task's setting differs from the paper (stated once, in one table), the
-training curves and every run with its time, machine and commit. Every number comes from a run
-directory, a run's record (the plan's `records` folder, for runs finished on another machine) or
-the paper's tables in tasks/reproduce/paper.py; the report can be rebuilt at any time. Ours are
-mean ± standard deviation over seeds with n, and a difference is called real only when it is
-larger than the seed spread.
+ours with its seed spread, and the verdict; then Table 1, Figure 1, Table 7, Tables 2 and 3,
+Figure 2, how each task's setting differs from the paper (stated once, in one table), the training
+curves and every run with its time, machine and commit. Every number comes from a run directory, a
+run's record (the plan's `records` folder, for runs finished on another machine) or the paper's
+tables in tasks/reproduce/paper.py; the report can be rebuilt at any time. Ours are mean ± standard
+deviation over seeds with n; ELMo against its baseline is a difference with Welch's 95% interval
+and a one-sided test (tasks/reproduce/comparison.py), never one run against one run.
 """
 
 import collections
 import json
 import statistics
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from tasks.common import plots
 from tasks.environment import repository_relative
 from tasks.reproduce import paper
+from tasks.reproduce.comparison import ALPHA, MIN_SEEDS, REPRODUCED, Comparison, compare
 from tasks.reproduce.document import Block, Figure, Heading, Paragraph, Table, write_html, write_markdown
 from tasks.reproduce.paper import BASELINE, ELMO, TASKS
 from tasks.reproduce.records import is_bilm_result_of, is_result_of, read_bilm_records, read_run_records
@@ -44,12 +44,18 @@ class Group(NamedTuple):
         return "test" if self.finished and all(run.score("test") is not None for run in self.finished) else "validation"
 
 
-def build_report(runs_dir: Path, output_dir: Path) -> Tuple[Path, Path]:
-    """Writes README.md (with figures/*.svg) and report.html in `output_dir`; returns their paths."""
-    plan = read_plan_record(runs_dir)
+def build_report(runs_dir: Optional[Path], output_dir: Path, plan: Optional[Dict] = None) -> Tuple[Path, Path]:
+    """
+    Writes README.md (with figures/*.svg) and report.html in `output_dir`; returns their paths. From
+    the run directories in `runs_dir` and the records of the plan they record (plan.json); or, with
+    `plan` (a plan record, `Runner.plan_record`) and no `runs_dir`, from the plan's records alone. The
+    same runs and records give the same files, byte for byte.
+    """
+    plan = plan or (read_plan_record(runs_dir) if runs_dir else None)
     records = [Path(plan["records"])] if plan and plan.get("records") else []
     records += [Path(folder) for folder in (plan or {}).get("reference_records", [])]
-    runs, bilms = _with_records(read_runs(runs_dir), read_bilms(runs_dir), records, plan)
+    here = (read_runs(runs_dir), read_bilms(runs_dir)) if runs_dir else ([], [])
+    runs, bilms = _with_records(*here, records, plan)
     runs = _with_twins(runs, plan)
     groups = _groups(runs, plan)
     title = f"Reproducing Peters et al. 2018 (ELMo): {plan['name'] if plan else runs_dir.name}"
@@ -147,17 +153,19 @@ def _key(spec: Dict) -> GroupKey:
     return spec["task"], spec["config_name"], label, float(spec["train_fraction"])
 
 
-def _preamble(runs_dir: Path, records: List[Path], runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
+def _preamble(runs_dir: Optional[Path], records: List[Path], runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
     counts = collections.Counter(run.status for run in runs)
     planned = len(plan["runs"]) if plan else len(runs)
-    built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     description = f" {plan['description']}" if plan and plan.get("description") else ""
     recorded = sum(1 for run in runs if _from_record(run))
     folders = " and ".join(f"`{runs_folder_name(folder)}`" for folder in records)
-    from_records = f" and the records of {recorded} runs in {folders}" if recorded else ""
+    sources = [f"the run directories in `{runs_folder_name(runs_dir)}`"] if runs_dir else []
+    sources += [f"the records of {recorded} runs in {folders}"] if recorded or not runs_dir else []
+    ended = max((run.info.get("ended") or "" for run in runs), default="")
+    latest = f" The latest run ended {ended[:16].replace('T', ' ')} UTC." if ended else ""
     return (
-        f"Built {built} by `allennlp report` from the run directories in `{runs_folder_name(runs_dir)}`"
-        f"{from_records}{' (plan `' + plan['path'] + '`)' if plan else ''}.{description} "
+        f"Built by `allennlp report` from {' and '.join(sources)}"
+        f"{' (plan `' + plan['path'] + '`)' if plan else ''}.{latest}{description} "
         f"Runs: {planned} planned, {counts['finished']} finished, {counts['failed']} failed, "
         f"{counts['interrupted'] + counts['incomplete']} interrupted or incomplete, "
         f"{max(0, planned - len(runs))} not run{_time_spent(runs)}. Paper numbers: {paper.SOURCE}."
@@ -203,8 +211,8 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
         "Task",
         "Paper: baseline → ELMo",
         "Ours: baseline → ELMo",
-        "Ours: ELMo − baseline",
-        "Reproduced?",
+        "Ours: ELMo − baseline [95% interval]",
+        "Verdict",
         "Main reason",
         "Ours with little data (Figure 1)",
     ]
@@ -232,13 +240,15 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
     if not rows:
         return blocks + [Paragraph("No run in this folder yet.")]
     caption = (
-        "Ours: mean ± standard deviation over seeds (n seeds). Reproduced: ELMo above the baseline by more "
-        "than the larger of the two seed spreads, as the paper finds for every task; with one seed a side the "
-        "spread is unknown, so a gain cannot be judged, and ELMo at or behind the baseline is not reproduced. "
-        "Little data: ELMo − baseline at the smallest part of the training set where both have finished runs "
-        "(the paper's Figure 1: ELMo's gain is largest with little data). Main reason: where ELMo with other "
-        "settings (a line of its own below the task's) beats ELMo as configured by more than the seed spread, "
-        "the task's line names it. How each task's setting differs from the paper's: the table of that name below."
+        "Ours: mean ± standard deviation over seeds (n seeds). ELMo − baseline: the difference of the means "
+        "with its 95% confidence interval (Welch: unequal variances). Reproduced: a one-sided Welch test of "
+        f"'ELMo is better' passes at 5% with at least {MIN_SEEDS} seeds a side; ELMo behind: the whole interval "
+        "is below 0; inconclusive: anything else (the interval includes 0, too few seeds, or one seed on a side, "
+        "which gives no interval). Little data: the same at the smallest part of the training set where both "
+        "have finished runs (the paper's Figure 1: ELMo's gain is largest with little data). Main reason: where "
+        "ELMo with other settings (a line of its own below the task's) is ahead of ELMo as configured by the same "
+        "test, the task's line names it. How each task's setting differs from the paper's: the table of that "
+        "name below."
     )
     return blocks + [Paragraph(caption), Table(headers, rows)]
 
@@ -255,34 +265,30 @@ def _main_groups(groups: Dict[GroupKey, Group], task: str, label: str) -> Tuple[
 
 
 def _verdict(baseline: Optional[Group], elmo: Optional[Group], split: str) -> Tuple[str, str]:
-    base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
-    elmo_runs = elmo.finished if elmo else []
-    if not base or not ours:
-        missing = baseline if not base else elmo
+    """The task's verdict (tasks/reproduce/comparison.py) and its reason, with the biLM where ELMo is not ahead."""
+    comparison = _comparison(baseline, elmo, split)
+    if comparison is None:
+        missing = baseline if not (baseline and baseline.scores(split)) else elmo
         states = collections.Counter(run.status for run in missing.unfinished) if missing else {}
         why = ", ".join(f"{status}: {count}" for status, count in sorted(states.items())) or "not run"
-        return "not yet", f"no finished {'baseline' if not base else 'ELMo'} run ({why})"
-    difference = statistics.fmean(ours) - statistics.fmean(base)
-    biLM = next((_bilm_brief(run) for run in elmo_runs), "?")
-    if len(base) < 2 or len(ours) < 2:
-        # A gain needs a spread to be judged by; ELMo at or behind the baseline is no gain with any spread.
-        if difference <= 0:
-            return "no", f"ELMo behind by {-difference:.2f}, {_single_seeded(base, ours)} (no spread), with {biLM}"
-        return "cannot tell", f"{_single_seeded(base, ours)}, so no spread to judge {difference:+.2f} by"
-    spread = max(statistics.stdev(base), statistics.stdev(ours))
-    if difference > spread:
-        return "yes", f"ELMo ahead by {difference:.2f}, beyond the seed spread ({spread:.2f})"
-    if difference < -spread:
-        return "no", f"ELMo behind by {-difference:.2f}, beyond the seed spread ({spread:.2f}), with {biLM}"
-    return "no", f"{difference:+.2f} is within the seed spread ({spread:.2f}), with {biLM}"
+        return "not yet", f"no finished {'baseline' if missing is baseline else 'ELMo'} run ({why})"
+    reason = comparison.reason()
+    if comparison.verdict != REPRODUCED:
+        reason += f", with {next((_bilm_brief(run) for run in elmo.finished), '?')}"
+    return comparison.verdict, reason
+
+
+def _comparison(baseline: Optional[Group], elmo: Optional[Group], split: str) -> Optional[Comparison]:
+    base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
+    return compare(base, ours) if base and ours else None
 
 
 def _variants_ahead(groups: Dict[GroupKey, Group], task: str, label: str, split: str) -> str:
     """
     The unlabelled line's ELMo against ELMo with other settings over the same baseline (the plan's
-    diagnostics: SNLI without the added regularisation, NER over a fine-tuned biLM): each that scores
-    higher by more than the seed spread is named, "; the '<label>' runs: +d over this ELMo", as where
-    the gap of this line comes from.
+    diagnostics: SNLI without the added regularisation, NER over a fine-tuned biLM): each that a
+    one-sided Welch test at 5% finds ahead of this ELMo is named, with its difference and interval,
+    as where the gap of this line comes from.
     """
     elmo = groups.get((task, ELMO, label, 1.0))
     ours = elmo.scores(split) if elmo else []
@@ -294,39 +300,38 @@ def _variants_ahead(groups: Dict[GroupKey, Group], task: str, label: str, split:
         theirs = variant.scores(split) if other and variant else []
         if not theirs or (task, BASELINE, other, 1.0) in groups:  # a baseline of its own: another comparison
             continue
-        spreads = [statistics.stdev(scores) for scores in (ours, theirs) if len(scores) > 1]
-        difference = statistics.fmean(theirs) - statistics.fmean(ours)
-        if spreads and difference > max(spreads):
-            seeds = f"{len(theirs)} seed{'s' if len(theirs) > 1 else ''}"
+        comparison = compare(ours, theirs)
+        if comparison.p_value is not None and comparison.p_value < ALPHA:
             said.append(
-                f"the '{other.replace('_', ' ')}' runs ({seeds}): {difference:+.2f} over this ELMo, beyond the "
-                f"seed spread ({max(spreads):.2f})"
+                f"the '{other.replace('_', ' ')}' runs: {comparison.interval()} over this ELMo, "
+                f"one-sided p = {comparison.p_value:.3f} ({comparison.seeds()})"
             )
     return "".join(f"; {line}" for line in said)
 
 
-def _single_seeded(base: List[float], ours: List[float]) -> str:
-    """Which side has a single seed, and so no spread: 'one seed a side', 'one baseline seed', 'one ELMo seed'."""
-    if len(base) < 2 and len(ours) < 2:
-        return "one seed a side"
-    return "one baseline seed" if len(base) < 2 else "one ELMo seed"
-
-
 def _little_data_cell(groups: Dict[GroupKey, Group], task: str, label: str, split: str) -> str:
-    """ELMo − baseline at the smallest training fraction below 1 where both have finished runs, judged by the spread."""
+    """ELMo − baseline at the smallest training fraction below 1 where both have finished runs, with its verdict."""
     for fraction in sorted({key[3] for key in groups if key[0] == task and key[3] < 1}):
         baseline = groups.get((task, BASELINE, label, fraction)) or groups.get((task, BASELINE, "", fraction))
         elmo = groups.get((task, ELMO, label, fraction))
-        base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
-        if not base or not ours:
+        comparison = _comparison(baseline, elmo, split)
+        if comparison is None:
             continue
-        difference = statistics.fmean(ours) - statistics.fmean(base)
-        said = f"{difference:+.2f} at {fraction * 100:g}%: {_mean_cell(baseline, split)} → {_mean_cell(elmo, split)}"
-        if len(base) < 2 or len(ours) < 2:
-            return said + f", {_single_seeded(base, ours)}, so no spread"
-        spread = max(statistics.stdev(base), statistics.stdev(ours))
-        return said + f", {'beyond' if abs(difference) > spread else 'within'} the seed spread ({spread:.2f})"
+        return (
+            f"{comparison.interval()} at {fraction * 100:g}%: {_mean_cell(baseline, split)} → "
+            f"{_mean_cell(elmo, split)}, {comparison.verdict}"
+            + (f" (one-sided p = {comparison.p_value:.3f})" if comparison.p_value is not None else "")
+        )
     return "—"
+
+
+def _judged(baseline: Optional[Group], elmo: Optional[Group], split: str) -> str:
+    """'+1.17 [-0.65, +2.99]: inconclusive (p = 0.072)': ELMo − baseline, its interval and its verdict."""
+    comparison = _comparison(baseline, elmo, split)
+    if comparison is None:
+        return "—"
+    test = f" (p = {comparison.p_value:.3f})" if comparison.p_value is not None else ""
+    return f"{comparison.interval()}: {comparison.verdict}{test}"
 
 
 def _mean_cell(group: Optional[Group], split: str) -> str:
@@ -338,10 +343,9 @@ def _mean_cell(group: Optional[Group], split: str) -> str:
 
 
 def _difference_cell(baseline: Optional[Group], elmo: Optional[Group], split: str) -> str:
-    base, ours = (group.scores(split) if group else [] for group in (baseline, elmo))
-    if not base or not ours:
-        return "—"
-    return f"{statistics.fmean(ours) - statistics.fmean(base):+.2f}"
+    """ELMo − baseline with its 95% interval (Welch)."""
+    comparison = _comparison(baseline, elmo, split)
+    return comparison.interval() if comparison else "—"
 
 
 # ---------------------------------------------------------------- the setting, once per task
@@ -560,6 +564,7 @@ def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
         "Ours: baseline",
         "Ours: ELMo",
         "Ours: increase (abs. / rel. error reduction / rel. to baseline)",
+        "Ours: ELMo − baseline [95% interval]: verdict",
     ]
     rows = []
     for task, spec in TASKS.items():
@@ -577,13 +582,16 @@ def _table_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                     _score_cell(baseline, split),
                     _score_cell(elmo, split),
                     _increase(baseline, elmo, split),
+                    _judged(baseline, elmo, split),
                 ]
             )
     caption = (
         "Paper: test set, Table 1; its relative increase is the reduction of the baseline's error "
         "(100 − score). Ours: the test set where the run had one, else the development set "
         "(best epoch), as the Metric column says; the main runs of each task, on the whole of the "
-        "plan's training set for it (fraction 1). The data and biLM behind each row: the settings table."
+        "plan's training set for it (fraction 1). The verdict: Welch's 95% interval of ELMo − baseline and a "
+        f"one-sided test at 5%, reproduced with at least {MIN_SEEDS} seeds a side (the summary says more). The "
+        "data and biLM behind each row: the settings table."
     )
     missing = [spec.title for task, spec in TASKS.items() if not _labels(groups, task)]
     if missing:
@@ -628,15 +636,27 @@ def _ablation_table(
             rows.append(
                 [_row_title(TASKS[task], label), f"{TASKS[task].metric} (dev)"]
                 + [f"{numbers[name]:.1f}" if name in numbers else "—" for name in columns]
-                + [_score_cell(groups.get((task, name, label, 1.0)), "validation") for name in columns]
+                + [_ablation_cell(groups, task, name, label) for name in columns]
             )
     caption = (
         f"Paper: Table {number}, development set (— where the paper has no number for the task). "
         "Ours: the best epoch's development score of configs/ablations/<task>_<ablation>.jsonnet runs; an "
         "ablation whose config is the task's ELMo config (the paper's setting) is not trained twice, and its "
-        "cell is that run's (the Runs table says which)."
+        "cell is that run's (the Runs table says which). Under each ablation's score: its difference from the "
+        "baseline with Welch's 95% interval and the verdict of the summary's rule."
     )
     return blocks + [Paragraph(caption), Table(headers, rows)]
+
+
+def _ablation_cell(groups: Dict[GroupKey, Group], task: str, name: str, label: str) -> str:
+    """An ablation's development score and, but for the baseline's own cell, how it compares with the baseline."""
+    group = groups.get((task, name, label, 1.0))
+    cell = _score_cell(group, "validation")
+    if name == BASELINE or group is None:
+        return cell
+    baseline = groups.get((task, BASELINE, label, 1.0)) or groups.get((task, BASELINE, "", 1.0))
+    judged = _judged(baseline, group, "validation")
+    return cell if judged == "—" else f"{cell}; {judged}"
 
 
 def _table_7(bilms: Sequence[BilmResult]) -> List[Block]:
@@ -735,6 +755,7 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
                         or ("all" if group.finished and fraction == 1 else "—"),
                         f"{spec.metric} ({_split_name(split)})",
                         _score_cell(group, split),
+                        _judged(cells.get((BASELINE, fraction)), group, split) if config == ELMO else "",
                         ", ".join(_best_epoch(run) for run in group.finished) or "—",
                     ]
                 )
@@ -748,15 +769,25 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
             panels.append(plots.Panel(_row_title(spec, label), panel_curves, f"{spec.metric} ({_split_name(split)})"))
     if not rows:
         return blocks + [Paragraph("No task was run at more than one training fraction.")]
-    headers = ["Task", "Config", "Fraction", "Training instances", "Metric", "Score (n)", "Best epoch / epochs run"]
+    headers = [
+        "Task",
+        "Config",
+        "Fraction",
+        "Training instances",
+        "Metric",
+        "Score (n)",
+        "ELMo − baseline [95% interval]: verdict",
+        "Best epoch / epochs run",
+    ]
     table = Table(headers, rows)
     if not panels:
         return blocks + [Paragraph("No run of these curves has finished yet."), table]
     caption = (
         "Figure 1: mean over seeds, the band ± one standard deviation, n seeds at each point; the fraction is "
         "of the plan's training set for the task (the paper's Figure 1: SNLI and SRL, 0.1% to 100%). A line joins "
-        "neighbouring fractions only where both have finished runs. A best epoch near the last one run says the "
-        "run was still learning when its epochs ran out."
+        "neighbouring fractions only where both have finished runs. ELMo − baseline at each fraction is judged "
+        "as in the summary (Welch's 95% interval, a one-sided test at 5%). A best epoch near the last one run "
+        "says the run was still learning when its epochs ran out."
     )
     return blocks + [Figure("figure1", plots.fraction_panels(panels), caption), table]
 

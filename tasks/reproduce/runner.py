@@ -472,14 +472,13 @@ class Runner:
         per_unit = statistics.fmean(self.durations[other.name] / _work(other) for other in timed)
         return per_unit * _work(run)
 
-    def _record_plan(self) -> None:
-        """Writes the expanded plan beside the runs, so the report knows what was planned and not run."""
+    def plan_record(self) -> Dict[str, Any]:
+        """The expanded plan, as the report reads it: what was planned (and so what was not run), the twins."""
         missing = {run.name: run.config for run in self.plan.runs if state_of(run, self.runs_dir / run.name) == MISSING}
-        record = {
+        return {
             "name": self.plan.name,
             "description": self.plan.description,
             "path": self.plan.path,
-            "written": now(),
             "runs": [run.as_json() for run in self.plan.runs],
             "config_missing": missing,
             "records": str(self.plan.records) if self.plan.records else None,
@@ -487,7 +486,10 @@ class Runner:
             "twins": self.twins,
             "bilms": [bilm.as_json() for bilm in self.plan.bilms],
         }
-        write_json(self.runs_dir / PLAN_RECORD, record)
+
+    def _record_plan(self) -> None:
+        """Writes the expanded plan beside the runs, so the report knows what was planned and not run."""
+        write_json(self.runs_dir / PLAN_RECORD, {**self.plan_record(), "written": now()})
 
     def _run_one(self, run: RunSpec, resume: bool) -> str:
         run_dir = self.runs_dir / run.name

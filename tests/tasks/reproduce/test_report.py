@@ -131,8 +131,10 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     # The first screen: one line per task, the verdict against the seed spread.
     summary = _section(text, "Summary")
     ner = _row(summary, "| NER |")
-    assert "| 90.15 → 92.22 ± 0.10 (+2.06) | 91.00 ± 1.41 (n=2) → 94.00 ± 1.41 (n=2) (F1, test) | +3.00 | yes |" in ner
-    assert "ELMo ahead by 3.00, beyond the seed spread (1.41)" in ner
+    assert (
+        "| 90.15 → 92.22 ± 0.10 (+2.06) | 91.00 ± 1.41 (n=2) → 94.00 ± 1.41 (n=2) (F1, test) | +3.00 [-3.08, +9.08] "
+        "| inconclusive | the 95% interval includes 0: one-sided p = 0.084 (n = 2 a side)" in ner
+    )
     assert "| not yet | no finished ELMo run (failed: 1) |" in _row(summary, "| SST-5 |")
     assert "| SQuAD |" not in summary  # no run: no line
     table_1 = _row(_section(text, "Table 1"), "| NER |")
@@ -240,12 +242,15 @@ def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path, monkeypatch)
     drawn = []
     monkeypatch.setattr(plots, "epoch_curves", lambda panel: drawn.append(panel) or "<svg></svg>")
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
-    assert _row(summary, "| NER |").endswith("| no | +1.00 is within the seed spread (1.41), with biLM m/w.hdf5 | — |")
+    assert _row(summary, "| NER |").endswith(
+        "| inconclusive | the 95% interval includes 0: one-sided p = 0.276 (n = 2 a side), with biLM m/w.hdf5 | — |"
+    )
     (curves,) = drawn
     colours = {curve.label.rsplit("-seed", 1)[0]: curve.color for curve in curves.curves}
     assert len(set(colours.values())) == 3, colours  # baseline, elmo, elmo-finetuned
     assert _row(summary, "| NER (finetuned) |").endswith(
-        "| no | -1.00 is within the seed spread (1.41), with the plan's biLM fine-tuned on the task's text (§A.1) | — |"
+        "| inconclusive | the 95% interval includes 0: one-sided p = 0.724 (n = 2 a side), with the plan's biLM "
+        "fine-tuned on the task's text (§A.1) | — |"
     )
 
 
@@ -279,9 +284,12 @@ def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp
     text = build_report(runs_dir, tmp_path / "report")[0].read_text()
     summary = _section(text, "Summary")
     assert "| NER |" not in summary
-    assert "| cannot tell | one seed a side, so no spread to judge +1.00 by" in _row(summary, "| NER (small) |")
-    behind = "| no | ELMo behind by 2.00, one seed a side (no spread), with biLM export_x_large/weights.hdf5 |"
-    assert behind in _row(summary, "| NER (x large) |")  # no spread can make a loss a gain
+    small = _row(summary, "| NER (small) |")
+    assert (
+        "| +1.00 (no interval: n = 1 a side) | inconclusive | n = 1 a side: no spread, so no interval or test" in small
+    )
+    behind = "| -2.00 (no interval: n = 1 a side) | inconclusive | n = 1 a side: no spread, so no interval or test"
+    assert behind in _row(summary, "| NER (x large) |")  # one run against one run is never judged
     table_1 = _section(text, "Table 1")
     assert [line.split(" | ")[0] for line in table_1.splitlines() if line.startswith("| NER")] == [
         "| NER (small)",
@@ -388,7 +396,7 @@ def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, m
     assert [point.n for point in baseline.points] == [1, 1, 1]
     assert [plots.is_gap(point) for point in elmo.points] == [False, True, False]
     assert "| NER | elmo | 0.3 | — | F1 (test) | not run: 1 | — |" in text
-    assert "| NER | baseline | 0.1 | — | F1 (test) | 52.50 (n=1) | 2/2 |" in text  # best at the last epoch run
+    assert "| NER | baseline | 0.1 | — | F1 (test) | 52.50 (n=1) |  | 2/2 |" in text  # best at the last epoch run
 
 
 def test_the_summary_gives_elmos_gain_with_the_least_data_run(tmp_path):
@@ -406,13 +414,13 @@ def test_the_summary_gives_elmos_gain_with_the_least_data_run(tmp_path):
             _write_run(runs_dir, run, "finished", cell[run.seed - 1] if cell else 0.9)
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
     assert _row(summary, "| NER |").endswith(
-        "| +10.00 at 1%: 61.00 ± 1.41 (n=2) → 71.00 ± 1.41 (n=2), beyond the seed spread (1.41) |"
+        "| +10.00 [+3.92, +16.08] at 1%: 61.00 ± 1.41 (n=2) → 71.00 ± 1.41 (n=2), inconclusive (one-sided p = 0.010) |"
     )
 
     shutil.rmtree(runs_dir / "ner-elmo-fraction0.01-seed2")  # one ELMo seed left: no spread to judge by
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
     assert _row(summary, "| NER |").endswith(
-        "| +9.00 at 1%: 61.00 ± 1.41 (n=2) → 70.00 (n=1), one ELMo seed, so no spread |"
+        "| +9.00 (no interval: n = 2 baseline, 1 ELMo) at 1%: 61.00 ± 1.41 (n=2) → 70.00 (n=1), inconclusive |"
     )
 
 
@@ -425,7 +433,7 @@ def test_the_same_runs_give_the_same_figure_files(tmp_path):
 
 
 def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
-    """SNLI's ELMo without the added regularisation, ahead of ELMo as configured beyond the spread, is named."""
+    """SNLI's ELMo without the added regularisation, ahead of ELMo as configured by the one-sided test, is named."""
     plan_path = tmp_path / "plan.json"
     experiments = [
         {"task": "snli", "configs": ["baseline", "elmo"], "seeds": [1, 2]},
@@ -443,14 +451,15 @@ def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
         "snli-elmo-no_added_regularization": (0.53, 0.535),
         "sst-baseline": (0.40, 0.41),
         "sst-elmo": (0.40, 0.42),
-        "sst-elmo-layer_norm": (0.41, 0.42),  # ahead by 0.50, within the spread (1.41)
+        "sst-elmo-layer_norm": (0.41, 0.42),  # ahead by 0.50: one-sided p = 0.25
     }
     for run in plan.runs:
         _write_run(runs_dir, run, "finished", scores[run.name.rsplit("-seed", 1)[0]][run.seed - 1])
     summary = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Summary")
     assert _row(summary, "| SNLI |").endswith(
-        "| no | ELMo behind by 4.00, beyond the seed spread (0.71), with biLM m/w.hdf5; the 'no added "
-        "regularization' runs (2 seeds): +3.75 over this ELMo, beyond the seed spread (0.71) | — |"
+        "| ELMo behind | the 95% interval is below 0: one-sided p = 0.985 (n = 2 a side), with biLM m/w.hdf5; "
+        "the 'no added regularization' runs: +3.75 [+0.29, +7.21] over this ELMo, one-sided p = 0.022 "
+        "(n = 2 a side) | — |"
     )
     assert "over this ELMo" not in _row(summary, "| SNLI (no added regularization) |")
     assert "over this ELMo" not in _row(summary, "| SST-5 |")
