@@ -45,6 +45,9 @@ local coref = tasks.coref;
   // committed: the runner counts those runs as done on a machine without their directories, and the
   // report reads them (tasks/reproduce/records.py).
   records: 'results/cpu',
+  // Runs this plan shares with plans/elmo_losses.jsonnet (SNLI's input-only and output-only seed 1, its
+  // fine-tuned biLM): trained once, by whichever plan runs first, and counted here from its records.
+  reference_records: ['results/elmo_losses'],
   prepare: tasks.prepare,
   description: 'The paper on a 2-core CPU: open data, GloVe 6B 50-d, every task on all of its training set here but SQuAD (10,000 questions), the bundled biLM.',
   environment: {},

@@ -18,6 +18,7 @@ from allennlp.commands.subcommand import Subcommand
 from tasks.common.command import Command
 from tasks.environment import PROJECT_ROOT
 from tasks.reproduce.plan import load_plan
+from tasks.reproduce.provenance import uncommitted_run_inputs
 from tasks.reproduce.report import build_report
 from tasks.reproduce.runner import Runner
 
@@ -51,8 +52,16 @@ class Reproduce(Command):
             "(default 1): on a CPU, runs whose models gain little from a second thread go faster side by side",
         )
         parser.add_argument("--dry-run", action="store_true", help="say what would run, and how, and stop")
+        parser.add_argument(
+            "--allow-uncommitted",
+            action="store_true",
+            help="train although code, configs or plans differ from the commit checked out; each attempt then "
+            "records the patch (run_info.json: git.uncommitted)",
+        )
 
     def run(self, args: argparse.Namespace) -> None:
+        if not args.dry_run:
+            check_committed(PROJECT_ROOT, args.allow_uncommitted)
         plan = load_plan(args.plan)
         runs_dir = Path(args.runs_dir) if args.runs_dir else PROJECT_ROOT / "runs" / "reproduce" / plan.name
         runner = Runner(plan, runs_dir, args.only, args.parallel)
@@ -68,6 +77,21 @@ class Reproduce(Command):
             markdown, html = build_report(runs_dir, Path(args.report_dir) if args.report_dir else runs_dir / "report")
             logger.info("Report: %s and %s", markdown, html)
         sys.exit(status)
+
+
+def check_committed(root: Path, allowed: bool) -> None:
+    """Stops a plan from training on code, configs or plans that no commit holds, unless `allowed`."""
+    changed = uncommitted_run_inputs(root)
+    if not changed:
+        return
+    listed = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
+    if not allowed:
+        sys.exit(
+            f"{len(changed)} file(s) that runs read differ from the commit checked out ({listed}): a record "
+            "would not say what trained. Commit them first, or pass --allow-uncommitted to train anyway, each "
+            "attempt then recording the patch in its run_info.json (git.uncommitted)."
+        )
+    logger.warning("Training on uncommitted changes (%s): each attempt records their patch.", listed)
 
 
 @Subcommand.register("report")

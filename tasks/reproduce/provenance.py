@@ -8,7 +8,7 @@ import platform
 import subprocess
 import threading
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 import torch
 
@@ -55,21 +55,65 @@ def _memory_gb() -> Optional[float]:
     return None
 
 
+# What a run reads besides its data: the suite's code, its configs and plans, the scripts that prepare
+# data, the bundled biLM and samples, and what installs the packages.
+RUN_INPUTS = (
+    "allennlp_compat",
+    "data_readers",
+    "tasks",
+    "configs",
+    "plans",
+    "scripts",
+    "bundled",
+    ".allennlp_plugins",
+    "pyproject.toml",
+    "requirements.txt",
+    "requirements-allennlp.txt",
+    "constraints.txt",
+)
+
+
+def _git(root: Path, *arguments: str) -> Optional[str]:
+    try:
+        result = subprocess.run(["git", *arguments], cwd=root, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return result.stdout if result.returncode == 0 else None
+
+
+def uncommitted_run_inputs(root: Path = PROJECT_ROOT) -> List[str]:
+    """The files a run reads that differ from the commit checked out: changed, added or not yet tracked."""
+    status = _git(root, "status", "--porcelain", "--untracked-files=all", "--", *RUN_INPUTS)
+    return sorted(line[3:] for line in (status or "").splitlines() if line.strip())
+
+
 def git_state(root: Path = PROJECT_ROOT) -> Dict[str, Any]:
-    """The commit checked out and whether tracked files differ from it (untracked files do not count)."""
-
-    def git(*arguments: str) -> Optional[str]:
-        try:
-            result = subprocess.run(["git", *arguments], cwd=root, capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        return result.stdout.strip() if result.returncode == 0 else None
-
-    commit = git("rev-parse", "HEAD")
+    """
+    The commit checked out, whether tracked files differ from it, and, where what a run reads does
+    (RUN_INPUTS), those files, the patch of the tracked ones (with its sha256) and the sha256 of each
+    untracked one: enough to say exactly what trained, not only that the tree was dirty.
+    """
+    commit = _git(root, "rev-parse", "HEAD")
     if commit is None:
         return {"commit": None, "dirty": None}
-    changed = git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": commit, "dirty": bool(changed), "branch": git("rev-parse", "--abbrev-ref", "HEAD")}
+    state: Dict[str, Any] = {
+        "commit": commit.strip(),
+        "dirty": bool((_git(root, "status", "--porcelain", "--untracked-files=no") or "").strip()),
+        "branch": (_git(root, "rev-parse", "--abbrev-ref", "HEAD") or "").strip() or None,
+    }
+    changed = uncommitted_run_inputs(root)
+    if changed:
+        patch = _git(root, "diff", "HEAD", "--", *RUN_INPUTS) or ""
+        tracked = set((_git(root, "ls-files", "--", *RUN_INPUTS) or "").splitlines())
+        state["uncommitted"] = {
+            "files": changed,
+            "patch": patch,
+            "patch_sha256": hashlib.sha256(patch.encode("utf-8")).hexdigest(),
+            "untracked_sha256": {
+                name: file_sha256(root / name) for name in changed if name not in tracked and (root / name).is_file()
+            },
+        }
+    return state
 
 
 class FileIdentities:

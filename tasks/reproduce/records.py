@@ -14,13 +14,15 @@ commits), metrics.json, each epoch's scores, the learned ELMo layer weights and 
 """
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Set
 
 from allennlp.common.checks import ConfigurationError
 
+from tasks.environment import PROJECT_ROOT
 from tasks.reproduce.layout import BILMS_DIR, write_json
-from tasks.reproduce.plan import EPOCHS_KEY, longer_schedule, same_training
+from tasks.reproduce.plan import EPOCHS_KEY, default_shared_data_dir, longer_schedule, same_training
 from tasks.reproduce.results import BilmResult, Mix, RunResult
 
 RECORD_FORMAT = 1
@@ -36,16 +38,36 @@ def bilm_record_path(records_dir: Path, name: str) -> Path:
     return records_dir / BILMS_DIR / f"{name}.json"
 
 
+def portable(value: Any, shared_data_dir: Optional[str] = None) -> Any:
+    """
+    `value` (a record's spec or info) with no machine's folders: paths under the shared data folder
+    written from `$SHARED_DATA_DIR`, paths in the repository relative to it. What identifies an input
+    is its sha256, which the record keeps; where it lay is only where to look for it.
+    """
+    shared = shared_data_dir or os.environ.get("SHARED_DATA_DIR") or default_shared_data_dir()
+    roots = [(str(Path(shared).resolve()), "$SHARED_DATA_DIR/"), (shared.rstrip(os.sep), "$SHARED_DATA_DIR/")]
+    roots += [(str(PROJECT_ROOT.resolve()), "")]
+    if isinstance(value, str):
+        for root, name in roots:
+            value = value.replace(root + os.sep, name)
+        return value
+    if isinstance(value, dict):
+        return {key: portable(item, shared) for key, item in value.items()}
+    if isinstance(value, list):
+        return [portable(item, shared) for item in value]
+    return value
+
+
 def write_run_record(records_dir: Path, run: RunResult) -> Path:
-    """Writes the record of a finished run (whole or not at all); returns its path."""
+    """Writes the record of a finished run (whole or not at all, its paths portable); returns its path."""
     if run.status != "finished" or run.metrics is None:
         raise ValueError(f"{run.name} is {run.status}: only a finished run has a record")
     metric = run.spec["metric"]
     record = {
         "format": RECORD_FORMAT,
         "name": run.name,
-        "spec": run.spec,
-        "info": run.info,
+        "spec": portable(run.spec),
+        "info": portable(run.info),
         "metrics": run.metrics,
         "epochs": [_scores(epoch, metric) for epoch in run.epochs],
         "mixes": [mix._asdict() for mix in run.mixes],
@@ -75,8 +97,8 @@ def write_bilm_record(records_dir: Path, bilm: BilmResult) -> Path:
         "format": RECORD_FORMAT,
         "name": bilm.name,
         "task": bilm.task,
-        "info": bilm.info,
-        "perplexity": bilm.perplexity,
+        "info": portable(bilm.info),
+        "perplexity": portable(bilm.perplexity),
     }
     path = bilm_record_path(records_dir, bilm.name)
     _write(path, record)

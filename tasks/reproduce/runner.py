@@ -92,12 +92,13 @@ from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_st
 from tasks.reproduce.records import (
     is_bilm_result_of,
     is_result_of,
+    portable,
     read_bilm_record,
     read_run_record,
     write_bilm_record,
     write_run_record,
 )
-from tasks.reproduce.results import RunResult, read_bilms, read_run
+from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_run
 from tasks.reproduce.resume import adopt, config_differences, sort_differences
 
 logger = logging.getLogger(__name__)
@@ -216,6 +217,14 @@ class Runner:
                 return record
         return None
 
+    def bilm_record_of(self, name: str) -> Optional[BilmResult]:
+        """The record of a fine-tuned biLM in the plan's records, else in its reference records."""
+        for folder in ([self.records] if self.records else []) + self.plan.reference_records:
+            record = read_bilm_record(folder, name)
+            if record is not None:
+                return record
+        return None
+
     def changed_inputs(self, run: RunSpec) -> List[str]:
         """The input files of a run whose bytes differ from those on record, each said with both hashes."""
         recorded = (read_run_info(self.runs_dir / run.name) or {}).get("inputs", {})
@@ -225,8 +234,8 @@ class Runner:
         """The same for a fine-tuned biLM, built here or recorded: its starting biLM and its task's data."""
         bilm = next(bilm for bilm in self.plan.bilms if bilm.name == name)
         info = read_json(self.runs_dir / BILMS_DIR / name / BILM_INFO)
-        if info is None and self.records:
-            record = read_bilm_record(self.records, name)
+        if info is None:
+            record = self.bilm_record_of(name)
             info = record.info if record is not None else None
         recorded = (info or {}).get("inputs", {})
         return _changes(recorded, self._inputs(bilm.task, bilm.environment, child_environment(bilm.environment)))
@@ -646,7 +655,7 @@ class Runner:
             if state_of(run, run_dir) != FINISHED or read_run_info(run_dir).get("status") != FINISHED:
                 continue
             record = read_run_record(self.records, run.name)
-            here = (read_run_info(run_dir), read_json(run_dir / "metrics.json"))
+            here = (portable(read_run_info(run_dir)), read_json(run_dir / "metrics.json"))
             if record is None or (record.info, record.metrics) != here:
                 logger.info("%s: recorded in %s", run.name, write_run_record(self.records, read_run(run_dir)))
         planned = {bilm.name for bilm in self.bilms}
@@ -654,14 +663,14 @@ class Runner:
             if built.name not in planned or built.status != FINISHED:
                 continue
             record = read_bilm_record(self.records, built.name)
-            if record is None or (record.info, record.perplexity) != (built.info, built.perplexity):
+            if record is None or (record.info, record.perplexity) != portable((built.info, built.perplexity)):
                 logger.info("biLM %s: recorded in %s", built.name, write_bilm_record(self.records, built))
 
     def _bilm_recorded(self, bilm: BilmSpec, states: Dict[str, str]) -> bool:
         """Whether a biLM not built here is done by its record: same inputs, and no run left needs its weights."""
-        if not self.records or is_built(self.runs_dir / BILMS_DIR / bilm.name):
+        if is_built(self.runs_dir / BILMS_DIR / bilm.name):
             return False
-        record = read_bilm_record(self.records, bilm.name)
+        record = self.bilm_record_of(bilm.name)
         if record is None or not is_bilm_result_of(record, bilm.as_json()) or self.changed_bilm_inputs(bilm.name):
             return False
         return not any(
