@@ -18,7 +18,9 @@ A plan: the experiments to run, read from a JSON or Jsonnet file (see plans/ and
           data: 'CoNLL-2003, first 2,000 training sentences of a seeded shuffle',
           label: 'mybilm',               // optional: part of the run names, to compare biLMs
           finetune_bilm: true,           // optional: its ELMo runs use the biLM fine-tuned on the task's text (§A.1)
-          bilm_overrides: { ... } },     // optional: `-o` for that fine-tuning's biLM training
+          bilm_overrides: { ... },       // optional: `-o` for that fine-tuning's biLM training
+          schedule_changes: [            // why a finished run was given more epochs: the runner extends none without
+            { date: '2026-11-27', epochs: [15, 25], reason: '...' } ] },
       ],
       finetuned_bilms: [ { task: 'sst', environment: { ... } } ],  // more fine-tuned biLMs, for Table 7 alone
     }
@@ -38,7 +40,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from _jsonnet import evaluate_file
 from allennlp.common.checks import ConfigurationError
@@ -74,11 +76,13 @@ EXPERIMENT_KEYS = {
     "metric",
     "finetune_bilm",
     "bilm_overrides",
+    "schedule_changes",
 }
 SUBSET_VARIABLES = ("TRAIN_FRACTION", "TRAIN_LIMIT", "EVAL_LIMIT")
 EPOCHS_KEY = "trainer.num_epochs"
 # What a run's spec says about the report alone: a plan may change them without a run changing.
-DESCRIPTIVE_FIELDS = ("data", "metric")
+DESCRIPTIVE_FIELDS = ("data", "metric", "schedule_changes")
+SCHEDULE_CHANGE_KEYS = {"date", "epochs", "reason"}
 
 
 class RunSpec(NamedTuple):
@@ -97,9 +101,11 @@ class RunSpec(NamedTuple):
     environment: Dict[str, str]  # what the plan sets, TRAIN_FRACTION and TRAIN_LIMIT included
     overrides: Dict[str, Any]  # `-o` for allennlp train, seeds included
     finetuned_bilm: str = ""  # the BilmSpec whose biLM replaces the plan's, if any
+    # Each time the plan gave the run more epochs after it had finished: {date, epochs: [from, to], reason}
+    schedule_changes: Tuple[Dict[str, Any], ...] = ()
 
     def as_json(self) -> Dict[str, Any]:
-        return dict(self._asdict())
+        return {**self._asdict(), "schedule_changes": list(self.schedule_changes)}  # as JSON reads it back
 
 
 class BilmSpec(NamedTuple):
@@ -286,6 +292,7 @@ def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str, shared
     if not isinstance(finetune, bool):
         raise ConfigurationError(f"{where}: 'finetune_bilm' must be true or false, got {finetune!r}")
     bilm = _bilm_spec(experiment, plan, where, shared_data_dir).name if finetune else ""
+    changes = _schedule_changes(experiment, where)
     runs = []
     for config in configs:
         finetuned = bool(bilm) and config != BASELINE  # a baseline has no biLM to fine-tune
@@ -318,9 +325,36 @@ def _expand(experiment: Dict[str, Any], plan: Dict[str, Any], where: str, shared
                         },
                         overrides={**overrides, **{key: seed for key in SEED_KEYS}},
                         finetuned_bilm=bilm if finetuned else "",
+                        schedule_changes=changes,
                     )
                 )
     return runs
+
+
+def _schedule_changes(experiment: Dict[str, Any], where: str) -> Tuple[Dict[str, Any], ...]:
+    changes = experiment.get("schedule_changes", [])
+    if not isinstance(changes, list):
+        raise ConfigurationError(f"{where}: 'schedule_changes' must be a list of {{date, epochs, reason}}")
+    for change in changes:
+        if (
+            not isinstance(change, dict)
+            or set(change) != SCHEDULE_CHANGE_KEYS
+            or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(change.get("date")))
+            or not (isinstance(change.get("epochs"), list) and len(change["epochs"]) == 2)
+            or not all(isinstance(n, int) for n in change["epochs"])
+            or not change["epochs"][0] < change["epochs"][1]
+            or not str(change.get("reason", "")).strip()
+        ):
+            raise ConfigurationError(
+                f"{where}: a schedule change is {{date: 'YYYY-MM-DD', epochs: [from, to] with from < to, "
+                f"reason: '...'}}, got {change!r}"
+            )
+    return tuple(changes)
+
+
+def extension_reason(spec: Dict[str, Any], before: int, after: int) -> Optional[Dict[str, Any]]:
+    """The plan's dated reason for giving a run that trained `before` epochs `after` (a spec, as_json), if any."""
+    return next((c for c in spec.get("schedule_changes", ()) if list(c["epochs"]) == [before, after]), None)
 
 
 def config_path(task: str, config: str) -> str:

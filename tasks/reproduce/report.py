@@ -69,6 +69,7 @@ def build_report(runs_dir: Optional[Path], output_dir: Path, plan: Optional[Dict
     blocks += _figure_2(groups)
     blocks += _setting_section(runs)
     blocks += _training_curves(runs)
+    blocks += _schedule_changes(runs, plan)
     blocks += _runs_section(runs, plan)
     output_dir.mkdir(parents=True, exist_ok=True)
     markdown, html = output_dir / "README.md", output_dir / "report.html"
@@ -906,6 +907,58 @@ def _epoch_curve(run: RunResult, kinds: List[str]) -> plots.Curve:
 
 
 # ---------------------------------------------------------------- runs
+
+
+def _schedule_changes(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block]:
+    """Each time the plan gave finished runs more epochs: when, why (the plan's words) and which runs went on."""
+    extended: Dict[Tuple[int, int], List[str]] = collections.defaultdict(list)
+    for run in runs:
+        for attempt in run.info.get("attempts", []):
+            if attempt.get("extended") and not run.same_as:
+                extended[(attempt["extended"]["from"], attempt["extended"]["to"])].append(run.name)
+    planned = _planned_changes(plan)
+    rows = []
+    for spec_runs, change in planned:
+        before, after = change["epochs"]
+        names = [name for name in extended.get((before, after), []) if name in spec_runs]
+        rows.append(
+            [
+                change["date"],
+                f"{before} → {after}",
+                ", ".join(f"`{name}`" for name in sorted(names)) or "none (patience had ended them, or none had run)",
+                change["reason"],
+            ]
+        )
+    unexplained = sorted(
+        name
+        for (before, after), names in extended.items()
+        for name in names
+        if not any(name in spec_runs and change["epochs"] == [before, after] for spec_runs, change in planned)
+    )
+    if not rows and not unexplained:
+        return []
+    blocks: List[Block] = [
+        Heading(2, "Schedule changes"),
+        Paragraph(
+            "Runs that had finished and were given more epochs (resumed from their last checkpoint), with the date "
+            "and the reason their plan gives. A reason that followed a look at test scores says so."
+        ),
+    ]
+    if rows:
+        blocks.append(Table(["Date", "Epochs", "Runs extended", "Reason (the plan's)"], rows))
+    if unexplained:
+        blocks.append(Paragraph(f"Extended with no reason in the plan: {', '.join(f'`{n}`' for n in unexplained)}."))
+    return blocks
+
+
+def _planned_changes(plan: Optional[Dict]) -> List[Tuple[set, Dict[str, Any]]]:
+    """(the names of the runs it covers, the change) for each distinct schedule change of the plan."""
+    changes: Dict[str, Tuple[set, Dict[str, Any]]] = {}
+    for spec in (plan or {}).get("runs", []):
+        for change in spec.get("schedule_changes", []):
+            key = json.dumps(change, sort_keys=True)
+            changes.setdefault(key, (set(), change))[0].add(spec["name"])
+    return sorted(changes.values(), key=lambda item: (item[1]["date"], item[1]["epochs"]))
 
 
 def _runs_section(runs: Sequence[RunResult], plan: Optional[Dict]) -> List[Block]:

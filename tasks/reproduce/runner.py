@@ -86,7 +86,16 @@ from tasks.reproduce.layout import (
     write_json,
 )
 from tasks.reproduce.paper import ABLATIONS
-from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, EPOCHS_KEY, BilmSpec, Plan, RunSpec, longer_schedule, same_training
+from tasks.reproduce.plan import (
+    DESCRIPTIVE_FIELDS,
+    EPOCHS_KEY,
+    BilmSpec,
+    Plan,
+    RunSpec,
+    extension_reason,
+    longer_schedule,
+    same_training,
+)
 from tasks.reproduce.prepare import PrepareStep, prepare
 from tasks.reproduce.provenance import FileIdentities, bilm_architecture, git_state, hardware
 from tasks.reproduce.records import (
@@ -113,6 +122,7 @@ STALE = "inputs changed"  # finished, but an input file's bytes differ from thos
 RECORDED = "recorded"  # finished elsewhere: no directory here, a record of the same run and inputs (records.py)
 TWIN = "trains as another run"  # its config, read as `allennlp train` reads it, is an earlier run's: not trained twice
 EXTEND = "extend"  # resumed from its last checkpoint for the epochs the plan now adds
+UNEXPLAINED = "more epochs, no reason"  # finished, given more epochs by a plan that does not say why
 BATCHES_KEY = "data_loader.batches_per_epoch"  # set, an epoch is that many updates, not a pass over the data
 
 
@@ -144,6 +154,10 @@ def state_of(run: RunSpec, run_dir: Path) -> str:
             return CHANGED
         if is_finished(run_dir) and stopped_early(run_dir):
             return FINISHED  # patience ended it before its epochs did: more epochs would change nothing
+        if is_finished(run_dir) and not extension_reason(
+            run.as_json(), trained["overrides"][EPOCHS_KEY], run.overrides[EPOCHS_KEY]
+        ):
+            return UNEXPLAINED  # a finished run's schedule changes only for a reason the plan gives, dated
         return EXTEND if has_checkpoint(run_dir) else CHANGED
     if not (PROJECT_ROOT / run.config).is_file():
         return MISSING
@@ -341,6 +355,20 @@ class Runner:
                         self.runs_dir / name,
                         RUN_INFO,
                     )
+                elif state == UNEXPLAINED:
+                    run = next(run for run in self.runs if run.name == name)
+                    trained = read_run_info(self.runs_dir / name)["spec"]["overrides"][EPOCHS_KEY]
+                    logger.error(
+                        "%s: finished after %d epochs; the plan now gives it %d, but says neither when nor why: add "
+                        "{date: 'YYYY-MM-DD', epochs: [%d, %d], reason: '...'} to its experiment's schedule_changes "
+                        "(the report lists them), or give it its %d epochs back",
+                        name,
+                        trained,
+                        run.overrides[EPOCHS_KEY],
+                        trained,
+                        run.overrides[EPOCHS_KEY],
+                        trained,
+                    )
                 elif state == STALE:
                     run = next(run for run in self.runs if run.name == name)
                     changes = self.changed_inputs(run) or [f"its fine-tuned biLM {run.finetuned_bilm}'s inputs"]
@@ -373,7 +401,7 @@ class Runner:
             else:
                 self._run_in_parallel([*read_by_runs, *runs, *table_7_only], states)
             logger.info("%s | plan %s done", self.progress(states), self.plan.name)
-        conflicts = [name for name, state in states.items() if state in (CHANGED, STALE)]
+        conflicts = [name for name, state in states.items() if state in (CHANGED, STALE, UNEXPLAINED)]
         return 1 if self.failed or conflicts else 0
 
     def _run_in_parallel(self, queue: List[Any], states: Dict[str, str]) -> None:
@@ -441,8 +469,9 @@ class Runner:
             f"[reproduce] {counts[FINISHED] + counts[RECORDED]} done{from_records}, {counts['running']} running, "
             f"{counts['failed']} failed, {left} left of {len(states)}"
         )
-        if counts[MISSING] or counts[CHANGED] or counts[STALE]:
-            line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed, {counts[STALE]} inputs changed)"
+        if counts[MISSING] or counts[CHANGED] or counts[STALE] or counts[UNEXPLAINED]:
+            line += f" ({counts[MISSING]} config missing, {counts[CHANGED]} changed, {counts[STALE]} inputs changed"
+            line += f", {counts[UNEXPLAINED]} given more epochs with no reason)" if counts[UNEXPLAINED] else ")"
         if counts[TWIN]:
             line += f"; {counts[TWIN]} train as an earlier run does, which stands for them"
         pending = [run for run in self.runs if states.get(run.name) in (START, RESUME, EXTEND, "running")]

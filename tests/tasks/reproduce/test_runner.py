@@ -35,6 +35,7 @@ from tasks.reproduce.runner import (
     RESUME,
     STALE,
     START,
+    UNEXPLAINED,
     Runner,
     child_environment,
     close_unrecorded_attempts,
@@ -203,8 +204,12 @@ def test_what_a_run_directory_holds_decides_what_the_runner_does(plan, tmp_path)
     _end_with_metrics(run_dir, {"epoch": 3})
     longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 4})
     assert state_of(longer, run_dir) == FINISHED
-    # ...its epochs ran out: it goes on from its last checkpoint; fewer epochs is another run
+    # ...its epochs ran out: it goes on from its last checkpoint where the plan says when and why, dated;
+    # fewer epochs is another run
     _end_with_metrics(run_dir, {"epoch": EPOCHS - 1})
+    assert state_of(longer, run_dir) == UNEXPLAINED
+    reason = {"date": "2026-11-27", "epochs": [EPOCHS, EPOCHS + 4], "reason": "still learning"}
+    longer = longer._replace(schedule_changes=(reason,))
     assert state_of(longer, run_dir) == EXTEND
     assert state_of(run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS - 1}), run_dir) == CHANGED
     assert state_of(longer._replace(seed=8), run_dir) == CHANGED
@@ -603,6 +608,11 @@ def test_a_run_given_more_epochs_goes_on_from_its_last_checkpoint(plan, tmp_path
     epoch_0 = (run_dir / "metrics_epoch_0.json").stat().st_mtime_ns
 
     longer = run._replace(overrides={**run.overrides, "trainer.num_epochs": EPOCHS + 2})
+    unexplained = Runner(plan._replace(runs=[longer]), runs_dir)
+    assert unexplained.states() == {run.name: UNEXPLAINED}  # a finished run gets more epochs only with a reason
+    assert unexplained.run() == 1 and (run_dir / "metrics_epoch_0.json").stat().st_mtime_ns == epoch_0
+    reason = {"date": "2026-11-27", "epochs": [EPOCHS, EPOCHS + 2], "reason": "best at its last epoch on dev"}
+    longer = longer._replace(schedule_changes=(reason,))
     runner = Runner(plan._replace(runs=[longer]), runs_dir)
     assert runner.states() == {run.name: EXTEND}
     assert runner.run() == 0
