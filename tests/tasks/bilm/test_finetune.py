@@ -47,6 +47,9 @@ def test_finetune_on_task_text_starts_from_the_given_biLM_and_exports(ner_enviro
     for stage in ("before", "after"):
         assert set(perplexity[stage]) == {"forward_perplexity", "backward_perplexity", "perplexity"}
         assert 1 < perplexity[stage]["perplexity"] < 2 * perplexity["vocabulary_size"]
+    # Table 7's direction: fine-tuned on the task's text, the biLM predicts it better, in both directions.
+    for key in ("forward_perplexity", "backward_perplexity", "perplexity"):
+        assert perplexity["after"][key] < 0.95 * perplexity["before"][key], (key, perplexity)
     # A rerun finds both stages finished and trains nothing.
     softmax_archive = (tmp_path / "softmax" / "model.tar.gz").stat().st_mtime_ns
     FinetuneBilm().run(

@@ -1,6 +1,7 @@
 """The NER configs as shipped, run on the tiny fixtures through AllenNLP's own model checks."""
 
 import pytest
+import torch
 from allennlp.common.testing import ModelTestCase
 
 from tasks.ner.model import BiLstmCrfTagger
@@ -27,7 +28,16 @@ class TestBiLstmCrfTagger(ModelTestCase):
         assert any(name.endswith("scalar_mix_0.gamma") for name in names)
         elmo_lstm = [p for name, p in self.model.named_parameters() if "_elmo_lstm" in name]
         assert elmo_lstm and not any(p.requires_grad for p in elmo_lstm)  # the biLM is frozen
-        assert self.model.get_regularization_penalty() is not None
+        # λ‖w‖² on the mix weights alone (λ = 0.1, the config's NER setting), not on γ nor on anything else
+        mix = [p for name, p in self.model.named_parameters() if "scalar_mix" in name and "scalar_parameters" in name]
+        with torch.no_grad():
+            for value, parameter in zip((0.5, -1.0, 2.0), mix):
+                parameter.fill_(value)
+            for name, parameter in self.model.named_parameters():
+                if name.endswith("gamma"):
+                    parameter.fill_(3.0)
+        penalty = self.model.get_regularization_penalty()
+        assert penalty.item() == pytest.approx(0.1 * (0.5**2 + 1.0**2 + 2.0**2))
 
     def test_decoded_tags_are_strings_of_the_label_vocabulary(self):
         self.set_up_model("configs/ner_baseline.jsonnet", str(self.tiny_conll))

@@ -2,16 +2,21 @@
 
 import json
 import math
+import os
 import re
 import shutil
+import subprocess
+import sys
 
 import pytest
 import torch
 
 from tasks.common import plots
+from tasks.reproduce import report as report_module
 from tasks.reproduce.document import Figure, Heading, Paragraph, Table, read_markdown_table, write_html, write_markdown
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.report import build_report, runs_folder_name
+from tasks.reproduce.results import RunResult
 from tests.helpers.repository import ROOT
 
 PLAN = {
@@ -424,12 +429,35 @@ def test_the_summary_gives_elmos_gain_with_the_least_data_run(tmp_path):
     )
 
 
+FIGURE_IN_A_PROCESS = """
+import importlib.util
+spec = importlib.util.spec_from_file_location("plots", "tasks/common/plots.py")  # without the whole suite
+plots = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plots)
+panel = plots.Panel(
+    "NER", [plots.Curve("baseline", [plots.Point(1, 80.0, 0.5, 2), plots.Point(2, 85.0, 1.0, 2)], "#000")], "F1"
+)
+print(plots.epoch_curves(panel))
+"""
+
+
 def test_the_same_runs_give_the_same_figure_files(tmp_path):
-    """A rebuilt report changes only where its runs did: no random element ids in the SVG."""
-    panel = plots.Panel(
-        "NER", [plots.Curve("baseline", [plots.Point(1, 80.0, 0.0, 1), plots.Point(2, 85.0, 0.0, 1)], "#000")], "F1"
-    )
-    assert plots.epoch_curves(panel) == plots.epoch_curves(panel)
+    """
+    A rebuilt report changes only where its runs did: no random element ids, dates or hash-ordered
+    output in the SVG, across processes (each with its own hash seed), as on two machines.
+    """
+    figures = [
+        subprocess.run(
+            [sys.executable, "-c", FIGURE_IN_A_PROCESS],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    ]
+    assert figures[0].startswith("<svg") and figures[0] == figures[1]
 
 
 def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
@@ -463,3 +491,30 @@ def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
     )
     assert "over this ELMo" not in _row(summary, "| SNLI (no added regularization) |")
     assert "over this ELMo" not in _row(summary, "| SST-5 |")
+
+
+def test_schedule_changes_are_listed_with_their_date_reason_and_runs(tmp_path):
+    change = {"date": "2026-11-27", "epochs": [15, 25], "reason": "ELMo best at its last epochs on dev"}
+    plan = {
+        "runs": [
+            {"name": "sst-elmo-seed1", "schedule_changes": [change]},
+            {"name": "sst-baseline-seed1", "schedule_changes": [change]},
+            {"name": "snli-elmo-seed1", "schedule_changes": []},
+        ]
+    }
+
+    def run(name, extended):
+        attempts = [{"recover": False}] + ([{"recover": True, "extended": extended}] if extended else [])
+        return RunResult(name, tmp_path / name, "finished", {}, {"attempts": attempts}, {}, [], None, [], None, [])
+
+    runs = [
+        run("sst-elmo-seed1", {"from": 15, "to": 25}),
+        run("sst-baseline-seed1", None),  # patience had ended it: nothing to extend
+        run("snli-elmo-seed1", {"from": 15, "to": 30}),  # extended with no reason in the plan
+    ]
+    write_markdown(report_module._schedule_changes(runs, plan), tmp_path / "changes.md")
+    text = (tmp_path / "changes.md").read_text()
+    assert "| 2026-11-27 | 15 → 25 | `sst-elmo-seed1` | ELMo best at its last epochs on dev |" in text
+    assert "Extended with no reason in the plan: `snli-elmo-seed1`." in text
+    assert report_module._schedule_changes(runs[1:2], plan) != []  # planned: listed though nothing was extended
+    assert report_module._schedule_changes(runs[1:2], {"runs": []}) == []  # nothing planned, nothing extended

@@ -96,7 +96,13 @@ def test_elmo_enters_where_the_config_says(srl_environment, tmp_path, config, mi
     assert model.tag_projection_layer.in_features == 8 + (elmo_dim if at_output else 0)
     if mixes:
         assert not any(p.requires_grad for n, p in model.named_parameters() if "_elmo_lstm" in n)  # frozen biLM
-        assert model.get_regularization_penalty() is not None
+        # λ‖w‖² on each mix's weights (λ = 0.001, the config's), not on γ nor on anything else
+        with torch.no_grad():
+            for mix in model.elmo._scalar_mixes:
+                for value, parameter in zip((0.5, -1.0, 2.0), mix.scalar_parameters):
+                    parameter.fill_(value)
+                mix.gamma.fill_(3.0)
+        assert model.get_regularization_penalty().item() == pytest.approx(0.001 * 5.25 * mixes)
 
 
 def test_top_layer_ablation_uses_the_top_layer_alone(srl_environment, tmp_path):
