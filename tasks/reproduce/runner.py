@@ -46,6 +46,7 @@ with no directory here whose record is of the same run, trained on the same inpu
 import collections
 import concurrent.futures
 import fcntl
+import hashlib
 import json
 import logging
 import os
@@ -198,6 +199,8 @@ class Runner:
         for a run to start that its record says is done.
         """
         state = state_of(run, self.runs_dir / run.name)
+        if state == FINISHED and self.changed_config(run, read_run_info(self.runs_dir / run.name)):
+            return CHANGED
         if state == FINISHED and (
             self.changed_inputs(run) or (run.finetuned_bilm and self.changed_bilm_inputs(run.finetuned_bilm))
         ):
@@ -215,12 +218,18 @@ class Runner:
         file that is not here cannot say otherwise: the fine-tuned biLM a record's run read, say).
         """
         record = self.record_of(run)
-        if record is None:
+        if record is None or self.changed_config(run, record.info):
             return False
         now = self._inputs(run.task, run.environment, self.environment(run))
         if _changes(record.info.get("inputs", {}), now):
             return False
         return not run.finetuned_bilm or not self.changed_bilm_inputs(run.finetuned_bilm)
+
+    def changed_config(self, run: RunSpec, info: Optional[Dict[str, Any]]) -> bool:
+        """Whether the run's config now reads otherwise than when it trained (runs trained before the suite
+        recorded config_sha256 cannot say, and count as the same)."""
+        trained = (info or {}).get("config_sha256")
+        return trained is not None and trained != config_identity(run, with_defaults(self.environment(run)))
 
     def record_of(self, run: RunSpec) -> Optional[RunResult]:
         """The record of this run's training in the plan's records, else in its reference records."""
@@ -796,6 +805,7 @@ class Runner:
             "bilm": bilm_architecture(str(PROJECT_ROOT / effective["ELMO_OPTIONS_FILE"])),
             "bilm_description": bundled_bilm_description() if bundled_bilm else None,
             "config_values": _config_values(run, effective),
+            "config_sha256": config_identity(run, effective),
             "attempts": [],
         }
 
@@ -945,6 +955,33 @@ def error_summary(lines: Iterable[str]) -> str:
         ):
             return line
     return lines[-1] if lines else "no output"
+
+
+def config_identity(run: RunSpec, environment: Dict[str, str]) -> Optional[str]:
+    """
+    The sha256 of the run's config as `allennlp train` reads it (its overrides and variables applied),
+    where the files it reads are named by their variables (their bytes have sha256s of their own, in
+    `inputs`), with no machine's folders (`records.portable`) and without the activation cache's
+    folder, which describes the machine: a config file edited since a run trained makes its record
+    another run's. None when the config cannot be read (the run itself fails on it, saying why).
+    """
+    from allennlp.common import Params
+
+    named = {**environment, **{name: f"<{name}>" for name in input_files(environment)}}
+    try:
+        params = Params.from_file(str(PROJECT_ROOT / run.config), json.dumps(run.overrides), named)
+    except Exception:  # noqa: BLE001 - any error: the run says it when it runs
+        return None
+    config = portable(_without_key(params.as_dict(quiet=True), "cache_directory"))
+    return hashlib.sha256(json.dumps(config, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _without_key(value: Any, key: str) -> Any:
+    if isinstance(value, dict):
+        return {name: _without_key(item, key) for name, item in value.items() if name != key}
+    if isinstance(value, list):
+        return [_without_key(item, key) for item in value]
+    return value
 
 
 def _config_values(run: RunSpec, environment: Dict[str, str]) -> Dict[str, Any]:

@@ -39,6 +39,7 @@ from tasks.reproduce.runner import (
     Runner,
     child_environment,
     close_unrecorded_attempts,
+    config_identity,
     state_of,
     with_defaults,
 )
@@ -925,3 +926,23 @@ def test_an_attempt_whose_runner_was_killed_ends_at_its_last_logged_line(tmp_pat
     assert close_unrecorded_attempts(lost, tmp_path)
     assert lost["attempts"] == [{"started": killed, "status": "killed"}]
     assert not close_unrecorded_attempts(lost, tmp_path)  # closed once, not again at every start
+
+
+def test_a_config_edited_since_a_run_trained_makes_it_another_run(tmp_path, tiny_conll):
+    """A run (or its record) counts only for the config as it reads now: an edit that changes it is a change."""
+    weights = tmp_path / "bilm" / "weights.hdf5"
+    weights.parent.mkdir()
+    _write_biLM(weights, seed=1)
+    plan = _one_elmo_run_plan(tmp_path, tiny_conll, weights)
+    config = tmp_path / "configs" / "ner_elmo.jsonnet"  # a copy of the shipped config, to edit
+    shutil.copytree(PROJECT_ROOT / "configs", config.parent)
+    run = plan.runs[0]._replace(config=str(config))
+    runner = Runner(plan._replace(runs=[run]), tmp_path / "runs")
+    recorded = _finish_as_recorded(runner, run)
+    recorded["config_sha256"] = config_identity(run, with_defaults(runner.environment(run)))
+    (runner.runs_dir / run.name / "run_info.json").write_text(json.dumps(recorded))
+    assert runner.state(run) == FINISHED
+    config.write_text(config.read_text() + "\n// a comment changes nothing that trains\n")
+    assert runner.state(run) == FINISHED
+    config.write_text(config.read_text().replace("(use_elmo=true)", "(use_elmo=true, elmo_overrides={gamma: 0.1})"))
+    assert runner.state(run) == CHANGED
