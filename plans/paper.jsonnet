@@ -6,6 +6,8 @@
 //
 // Not runnable on a 2-core CPU (days per task): for GPUs, e.g.
 //   PAPER_DATA_DIR=/data/elmo PAPER_ELMO_DIR=/models/elmo DEVICES=0 allennlp reproduce plans/paper.jsonnet
+// or on a Slurm cluster, each run a job of one GPU (the `slurm` block below; docs/cluster.md):
+//   PAPER_DATA_DIR=/shared/elmo PAPER_ELMO_DIR=/shared/models allennlp reproduce plans/paper.jsonnet --executor slurm
 // PAPER_DATA_DIR holds the data in the layout of docs/reproduce.md ("plans/paper"); PAPER_ELMO_DIR the
 // original biLM's elmo_2x4096_512_2048cnn_2xhighway_{options.json,weights.hdf5}.
 local data = std.extVar('PAPER_DATA_DIR');
@@ -77,6 +79,16 @@ local sst = {
 {
   name: 'paper',
   description: 'The published setting: full data, the original biLM (2x4096_512_2048cnn_2xhighway), each config as written.',
+  // For --executor slurm: one GPU a run. Time limits are generous guesses for one data-centre GPU with
+  // the original biLM; a job that reaches its limit is submitted again with --recover (max_resubmits).
+  slurm: {
+    max_resubmits: 5,
+    resources: {
+      default: { gpus: 1, cpus: 8, mem_gb: 48, time_min: 720 },
+      squad: { time_min: 1440 },  // the largest: about a day with ELMo on the 87,599 questions
+      coref: { mem_gb: 64, time_min: 1440 },
+    },
+  },
   environment: {
     ELMO_OPTIONS_FILE: elmo + '/elmo_2x4096_512_2048cnn_2xhighway_options.json',
     ELMO_WEIGHT_FILE: elmo + '/elmo_2x4096_512_2048cnn_2xhighway_weights.hdf5',

@@ -21,6 +21,7 @@ from tasks.reproduce.plan import load_plan
 from tasks.reproduce.provenance import uncommitted_run_inputs
 from tasks.reproduce.report import build_report
 from tasks.reproduce.runner import Runner
+from tasks.reproduce.slurm import settings_from
 
 logger = logging.getLogger(__name__)
 
@@ -46,10 +47,30 @@ class Reproduce(Command):
         parser.add_argument(
             "--parallel",
             type=int,
-            default=1,
             metavar="N",
-            help="run N runs at a time, each with its share of the cores as OMP_NUM_THREADS unless that is set "
-            "(default 1): on a CPU, runs whose models gain little from a second thread go faster side by side",
+            help="run N runs at a time (default 1; with --executor slurm, the jobs in the queue at once, default "
+            "all): locally each gets its share of the cores as OMP_NUM_THREADS unless that is set; on a CPU, runs "
+            "whose models gain little from a second thread go faster side by side",
+        )
+        parser.add_argument(
+            "--executor",
+            choices=("local", "slurm"),
+            default="local",
+            help="where runs train: subprocesses here (default), or Slurm jobs through submitit (docs/cluster.md)",
+        )
+        parser.add_argument("--slurm-partition", help="the partition to submit to (default: the plan's, else Slurm's)")
+        parser.add_argument("--slurm-account", help="the account to charge (default: the plan's, if any)")
+        parser.add_argument(
+            "--slurm-time", type=int, metavar="MINUTES", help="every job's time limit (default: the plan's per task)"
+        )
+        parser.add_argument(
+            "--max-resubmits",
+            type=int,
+            metavar="N",
+            help="how often a job that hit its time limit or was preempted is submitted again (default 3)",
+        )
+        parser.add_argument(
+            "--slurm-poll", type=float, default=10.0, metavar="SECONDS", help="how often job states are read (sacct)"
         )
         parser.add_argument("--dry-run", action="store_true", help="say what would run, and how, and stop")
         parser.add_argument(
@@ -64,7 +85,19 @@ class Reproduce(Command):
             check_committed(PROJECT_ROOT, args.allow_uncommitted)
         plan = load_plan(args.plan)
         runs_dir = Path(args.runs_dir) if args.runs_dir else PROJECT_ROOT / "runs" / "reproduce" / plan.name
-        runner = Runner(plan, runs_dir, args.only, args.parallel)
+        slurm = None
+        if args.executor == "slurm":
+            slurm = settings_from(
+                plan.slurm,
+                f"plan {args.plan}",
+                partition=args.slurm_partition,
+                account=args.slurm_account,
+                time_min=args.slurm_time,
+                max_resubmits=args.max_resubmits,
+                poll_seconds=args.slurm_poll,
+            )
+        parallel = args.parallel or (max(1, len(plan.runs) + len(plan.bilms)) if slurm else 1)
+        runner = Runner(plan, runs_dir, args.only, parallel, slurm)
         if args.dry_run:
             runner.dry_run()
             return

@@ -9,8 +9,11 @@ needs nothing of the machinery that makes one.
 """
 
 import json
+import os
 from pathlib import Path
 from typing import Any
+
+from allennlp.training import util as training_util
 
 RUN_INFO = "run_info.json"
 PLAN_RECORD = "plan.json"
@@ -46,3 +49,20 @@ def write_json(path: Path, value: Any, indent: int = 2, sort_keys: bool = False)
     temporary = path.with_name(path.name + ".partial")
     temporary.write_text(json.dumps(value, indent=indent, sort_keys=sort_keys) + "\n", encoding="utf-8")
     temporary.replace(path)
+
+
+# The runner's own files in a run's folder. On Slurm it writes them before the job starts on its node
+# (the attempt with its job id, the job's log): `allennlp train` takes a folder holding only them for
+# an empty one, not for an earlier run to recover.
+RUNNER_FILES = {RUN_INFO, CONSOLE_LOG, RUN_INFO + ".partial"}
+_create_serialization_dir = training_util.create_serialization_dir
+
+
+def _create_serialization_dir_beside_runner_files(params, serialization_dir, recover: bool, force: bool) -> None:
+    if not recover and os.path.isdir(serialization_dir) and set(os.listdir(serialization_dir)) <= RUNNER_FILES:
+        os.makedirs(serialization_dir, exist_ok=True)  # what AllenNLP does for an empty folder: nothing more
+        return
+    _create_serialization_dir(params, serialization_dir, recover, force)
+
+
+training_util.create_serialization_dir = _create_serialization_dir_beside_runner_files

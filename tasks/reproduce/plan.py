@@ -23,6 +23,7 @@ A plan: the experiments to run, read from a JSON or Jsonnet file (see plans/ and
             { date: '2026-11-27', epochs: [15, 25], reason: '...' } ] },
       ],
       finetuned_bilms: [ { task: 'sst', environment: { ... } } ],  // more fine-tuned biLMs, for Table 7 alone
+      slurm: { partition: 'gpu', resources: { default: { gpus: 1, cpus: 4, mem_gb: 32, time_min: 720 } } },
     }
 
 The file is evaluated with every environment variable as a Jsonnet external variable, and
@@ -61,6 +62,7 @@ PLAN_KEYS = {
     "overrides",
     "experiments",
     "finetuned_bilms",
+    "slurm",
 }
 EXPERIMENT_KEYS = {
     "task",
@@ -132,6 +134,8 @@ class Plan(NamedTuple):
     # Other plans' records folders: a run of this plan recorded there (the same training on the same
     # input bytes) is done, read by the report as its own, and never trained again.
     reference_records: List[Path] = []
+    # For `--executor slurm`: partition, account, max_resubmits and resources per task (tasks/reproduce/slurm.py).
+    slurm: Dict[str, Any] = {}
 
 
 def same_training(first: Dict[str, Any], second: Dict[str, Any]) -> bool:
@@ -215,6 +219,7 @@ def load_plan(path: str, environment=None) -> Plan:
         PROJECT_ROOT / records if records else None,  # relative to the repository, as the configs' paths
         read_steps(plan.get("prepare", []), f"plan {path}"),
         [PROJECT_ROOT / folder for folder in references],
+        _object(plan, "slurm", f"plan {path}"),
     )
 
 

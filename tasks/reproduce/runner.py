@@ -110,6 +110,7 @@ from tasks.reproduce.records import (
 )
 from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_run
 from tasks.reproduce.resume import adopt, config_differences, sort_differences
+from tasks.reproduce.slurm import COME_BACK, SlurmExecutor, SlurmSettings
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +125,7 @@ RECORDED = "recorded"  # finished elsewhere: no directory here, a record of the 
 TWIN = "trains as another run"  # its config, read as `allennlp train` reads it, is an earlier run's: not trained twice
 EXTEND = "extend"  # resumed from its last checkpoint for the epochs the plan now adds
 UNEXPLAINED = "more epochs, no reason"  # finished, given more epochs by a plan that does not say why
+ON_SLURM = "on Slurm"  # its last attempt is a Slurm job this runner has not seen end: waited on, never resubmitted
 BATCHES_KEY = "data_loader.batches_per_epoch"  # set, an epoch is that many updates, not a pass over the data
 
 
@@ -173,10 +175,20 @@ def stopped_early(run_dir: Path) -> bool:
 
 
 class Runner:
-    def __init__(self, plan: Plan, runs_dir: Path, only: Iterable[str] = (), parallel: int = 1) -> None:
+    def __init__(
+        self,
+        plan: Plan,
+        runs_dir: Path,
+        only: Iterable[str] = (),
+        parallel: int = 1,
+        slurm: Optional[SlurmSettings] = None,
+    ) -> None:
         if parallel < 1:
             raise ConfigurationError(f"--parallel must be 1 or more, not {parallel}")
         self.plan, self.runs_dir, self.parallel = plan, runs_dir, parallel
+        # On Slurm, each run is a job (tasks/reproduce/slurm.py), and `parallel` is how many are submitted at once.
+        self.slurm = SlurmExecutor(slurm, runs_dir / ".slurm") if slurm is not None else None
+        self._bilm_jobs: Dict[str, str] = {}  # fine-tuned biLMs being built as Slurm jobs: name -> job id
         self.records = plan.records
         self._stopping = threading.Event()  # set on Ctrl-C: every run going stops (parallel runs)
         patterns = list(only)
@@ -198,6 +210,8 @@ class Runner:
         `state_of`; STALE for a finished run of other input bytes than the files hold now; RECORDED
         for a run to start that its record says is done.
         """
+        if open_slurm_attempt(read_run_info(self.runs_dir / run.name)) is not None:
+            return ON_SLURM
         state = state_of(run, self.runs_dir / run.name)
         if state == FINISHED and self.changed_config(run, read_run_info(self.runs_dir / run.name)):
             return CHANGED
@@ -395,7 +409,11 @@ class Runner:
             to_build = [bilm for bilm in self.bilms if not self._bilm_recorded(bilm, states)]
             read_by_runs = [bilm for bilm in to_build if bilm.name in wanted]
             table_7_only = [bilm for bilm in to_build if bilm.name not in wanted]
-            runs = [run for run in self.runs if states[run.name] in (START, RESUME, EXTEND)]
+            to_do = (START, RESUME, EXTEND, ON_SLURM) if self.slurm is not None else (START, RESUME, EXTEND)
+            runs = [run for run in self.runs if states[run.name] in to_do]
+            for run in self.runs:
+                if states[run.name] == ON_SLURM and self.slurm is None:
+                    self._run_one(run, resume=True)  # says why it is left alone
             if self.parallel == 1:
                 unbuilt = {bilm.name for bilm in read_by_runs if not self._build_bilm(bilm)}
                 for run in runs:
@@ -426,7 +444,13 @@ class Runner:
             try:
                 while queue or going:
                     while len(going) < self.parallel:
-                        ready = (job for job in queue if isinstance(job, BilmSpec) or job.finetuned_bilm not in unbuilt)
+                        ready = (
+                            job
+                            for job in queue
+                            if isinstance(job, BilmSpec)
+                            or job.finetuned_bilm not in unbuilt
+                            or job.finetuned_bilm in self._bilm_jobs  # on Slurm: submitted after it
+                        )
                         job = next(ready, None)
                         if job is None:
                             break
@@ -541,6 +565,18 @@ class Runner:
     def _run_one(self, run: RunSpec, resume: bool) -> str:
         run_dir = self.runs_dir / run.name
         previous = read_run_info(run_dir) or {}
+        submitted = open_slurm_attempt(previous)
+        if submitted is not None:  # a job an earlier runner submitted: waited for, never submitted twice
+            if self.slurm is None:
+                logger.error(
+                    "%s: its Slurm job %s has not been seen to end; run with --executor slurm to wait for it "
+                    "(or scancel it)",
+                    run.name,
+                    submitted["slurm"]["job_id"],
+                )
+                return ON_SLURM
+            logger.info("%s: waiting for its Slurm job %s", run.name, submitted["slurm"]["job_id"])
+            return self._await_job(run, run_dir, previous, submitted)
         if not resume and run_dir.exists():
             shutil.rmtree(run_dir)  # an early failure's record (state_of leaves others alone)
         info = self._describe(run, resume)
@@ -574,6 +610,15 @@ class Runner:
                 write_json(run_dir / RUN_INFO, _with_totals(info))
                 recorded = True
 
+        if self.slurm is not None:
+            console.close()  # the job appends to console.log itself
+            dependency = self._bilm_jobs.get(run.finetuned_bilm) if run.finetuned_bilm else None
+            attempt["slurm"] = self.slurm.submit(
+                run.name, info["command"], environment, run_dir / CONSOLE_LOG, run.task, dependency
+            )
+            attempt["status"] = info["status"] = "submitted"
+            write_json(run_dir / RUN_INFO, _with_totals(info))
+            return self._await_job(run, run_dir, info, attempt)
         process, interrupted = _supervise(
             info["command"],
             environment,
@@ -610,9 +655,77 @@ class Runner:
             raise KeyboardInterrupt
         return status
 
+    def _await_job(self, run: RunSpec, run_dir: Path, info: Dict[str, Any], attempt: Dict[str, Any]) -> str:
+        """
+        Waits for the run's Slurm job and records how it ended: finished, failed, cancelled (not submitted
+        again), or ended early by its time limit or a preemption (submitted again with --recover, up to
+        the settings' max_resubmits). Ctrl-C leaves the job running and its attempt open, to be waited for.
+        """
+        job_id = attempt["slurm"]["job_id"]
+        try:
+            end = self.slurm.wait(job_id, run.name, self._stopping)
+        except KeyboardInterrupt:
+            logger.warning(
+                "%s: Slurm job %s goes on; `allennlp reproduce` again waits for it (scancel %s stops it)",
+                run.name,
+                job_id,
+                job_id,
+            )
+            if self.parallel == 1:
+                raise
+            return "submitted"
+        started = datetime.fromisoformat(attempt["started"])
+        attempt["slurm"].update(end.job)
+        attempt.update(
+            ended=now(),
+            seconds=round((datetime.now(timezone.utc) - started).total_seconds(), 1),
+            exit_code=end.exit_code,
+        )
+        tail = _log_tail(run_dir / CONSOLE_LOG)
+        if end.state == "COMPLETED" and end.exit_code == 0 and is_finished(run_dir):
+            status = FINISHED
+        elif end.state in COME_BACK:
+            status = end.state.lower()
+        elif end.state == "CANCELLED":
+            status = "cancelled"
+            why = f"Slurm job {job_id} cancelled{' ' + end.job['reason'] if end.job.get('reason') else ''}"
+            attempt["error"] = info["error"] = {"exit_code": None, "summary": why, "log_tail": tail}
+        else:
+            status = "failed"
+            why = error_summary(tail) if end.state == "COMPLETED" else f"Slurm job {job_id} ended {end.state}"
+            attempt["error"] = info["error"] = {"exit_code": end.exit_code, "summary": why, "log_tail": tail}
+        attempt["status"] = info["status"] = status
+        info = _with_totals(info)
+        write_json(run_dir / RUN_INFO, info)
+        if status == FINISHED:
+            info["inputs"] = self._inputs(run.task, run.environment, self.environment(run))  # a biLM built meanwhile
+            write_json(run_dir / RUN_INFO, info)
+            self.durations[run.name] = info["wall_seconds"]
+            logger.info("%s finished (Slurm job %s) in %s", run.name, job_id, _duration(attempt["seconds"]))
+            if self.records:
+                write_run_record(self.records, read_run(run_dir))
+            return status
+        if end.state in COME_BACK:
+            came_back = sum(1 for earlier in info["attempts"] if earlier.get("status") in _CAME_BACK)
+            if came_back <= self.slurm.settings.max_resubmits:
+                logger.warning(
+                    "%s: Slurm job %s ended %s; submitted again with --recover (%d of at most %d)",
+                    run.name,
+                    job_id,
+                    end.state,
+                    came_back,
+                    self.slurm.settings.max_resubmits,
+                )
+                return self._run_one(run, resume=has_checkpoint(run_dir))
+            logger.error("%s: ended early %d times; not submitted again", run.name, came_back)
+        if status in ("failed", "cancelled") or end.state in COME_BACK:
+            self.failed.append(run.name)
+            logger.error("%s %s: %s", run.name, status, info.get("error", {}).get("summary", end.state))
+        return status
+
     def _threads(self, environment: Dict[str, str]) -> Dict[str, str]:
         """With runs side by side, each gets its share of the cores, unless OMP_NUM_THREADS says otherwise."""
-        if self.parallel > 1 and "OMP_NUM_THREADS" not in environment:
+        if self.parallel > 1 and self.slurm is None and "OMP_NUM_THREADS" not in environment:  # a job has its CPUs
             environment = {**environment, "OMP_NUM_THREADS": str(max(1, (os.cpu_count() or 1) // self.parallel))}
         return environment
 
@@ -738,6 +851,17 @@ class Runner:
             )
             return False
         command, environment = bilm_command(bilm, directory), self._threads(child_environment(bilm.environment))
+        earlier_job = open_slurm_attempt(info)
+        if earlier_job is not None and self.slurm is not None:  # an earlier runner's job: waited for, not resubmitted
+            self._bilm_jobs[bilm.name] = earlier_job["slurm"]["job_id"]
+            end = self.slurm.wait(earlier_job["slurm"]["job_id"], f"bilm-{bilm.name}", self._stopping)
+            earlier_job["slurm"].update(end.job)
+            earlier_job.update(ended=now(), exit_code=end.exit_code, status=end.state.lower())
+            write_json(directory / BILM_INFO, info)
+            if end.state == "COMPLETED" and end.exit_code == 0 and is_built(directory):
+                earlier_job["status"] = info["status"] = FINISHED
+                write_json(directory / BILM_INFO, info)
+                return True
         info.update(
             name=bilm.name,
             plan=self.plan.name,
@@ -759,27 +883,31 @@ class Runner:
         started = time.monotonic()
         console = _Console(directory)
         console.write(f"=== {attempt['started']}: {info['shell']}\n")
-        process, interrupted = _supervise(
-            command,
-            environment,
-            console,
-            lambda: None,
-            f"Interrupted: stopping the fine-tuning of biLM {bilm.name} (rerun to resume)",
-            self._stopping,
-        )
-        console.close()
-        attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
-        status = (
-            "interrupted" if interrupted else FINISHED if process.returncode == 0 and is_built(directory) else "failed"
-        )
+        if self.slurm is not None:
+            console.close()
+            returncode, interrupted = self._bilm_job(bilm, command, environment, directory, info, attempt), False
+        else:
+            process, interrupted = _supervise(
+                command,
+                environment,
+                console,
+                lambda: None,
+                f"Interrupted: stopping the fine-tuning of biLM {bilm.name} (rerun to resume)",
+                self._stopping,
+            )
+            console.close()
+            returncode = process.returncode
+        attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=returncode)
+        console.tail.extend(_log_tail(directory / CONSOLE_LOG) if self.slurm is not None else [])
+        status = "interrupted" if interrupted else FINISHED if returncode == 0 and is_built(directory) else "failed"
         attempt["status"] = info["status"] = status
         if status == "failed":
             info["error"] = {
-                "exit_code": process.returncode,
+                "exit_code": returncode,
                 "summary": error_summary(console.tail),
                 "log_tail": list(console.tail),
             }
-            logger.error("biLM %s failed (exit code %s): %s", bilm.name, process.returncode, info["error"]["summary"])
+            logger.error("biLM %s failed (exit code %s): %s", bilm.name, returncode, info["error"]["summary"])
         info["wall_seconds"] = round(sum(a.get("seconds", 0.0) for a in info["attempts"]), 1)
         write_json(directory / BILM_INFO, info)
         if status == FINISHED and self.records:
@@ -787,6 +915,20 @@ class Runner:
         if interrupted:
             raise KeyboardInterrupt
         return status == FINISHED
+
+    def _bilm_job(
+        self, bilm: BilmSpec, command: List[str], environment: Dict[str, str], directory: Path, info, attempt
+    ) -> Optional[int]:
+        """Fine-tunes a biLM as a Slurm job (the runs that read it are submitted after it, depending on it);
+        its exit code, None where the job did not complete."""
+        attempt["slurm"] = self.slurm.submit(
+            f"bilm-{bilm.name}", command, environment, directory / CONSOLE_LOG, bilm.task
+        )
+        self._bilm_jobs[bilm.name] = attempt["slurm"]["job_id"]
+        write_json(directory / BILM_INFO, info)
+        end = self.slurm.wait(attempt["slurm"]["job_id"], f"bilm-{bilm.name}", self._stopping)
+        attempt["slurm"].update(end.job)
+        return end.exit_code if end.state == "COMPLETED" else None
 
     def _describe(self, run: RunSpec, resume: bool) -> Dict[str, Any]:
         """The run_info.json of a run about to start: what it is, its command, its inputs."""
@@ -1085,13 +1227,32 @@ class _Console:
             self._file.close()
 
 
+_CAME_BACK = {state.lower() for state in COME_BACK}  # attempts that ended early through no fault of their own
+
+
+def _log_tail(path: Path) -> List[str]:
+    """The last LOG_TAIL_LINES lines of a log (what a Slurm job appended to console.log)."""
+    if not path.is_file():
+        return []
+    return path.read_text(encoding="utf-8", errors="replace").splitlines()[-LOG_TAIL_LINES:]
+
+
+def open_slurm_attempt(info: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The run's last attempt if it is a Slurm job whose end no runner has recorded yet."""
+    attempts = (info or {}).get("attempts", [])
+    last = attempts[-1] if attempts else None
+    return last if last is not None and "slurm" in last and "ended" not in last else None
+
+
 def close_unrecorded_attempts(info: Dict[str, Any], run_dir: Path) -> bool:
     """
     Gives each attempt with no recorded end (its runner was killed, so nothing wrote one) the time
     of the last line its training logged in console.log, so the wall time summed over attempts
     counts it; returns whether any attempt changed.
     """
-    open_attempts = [a for a in info.get("attempts", []) if "ended" not in a and a.get("status") != "killed"]
+    open_attempts = [
+        a for a in info.get("attempts", []) if "ended" not in a and a.get("status") != "killed" and "slurm" not in a
+    ]
     if not open_attempts or not (run_dir / CONSOLE_LOG).is_file():
         return False
     last_logged = _last_logged_time_per_attempt((run_dir / CONSOLE_LOG).read_text(encoding="utf-8", errors="replace"))
