@@ -140,9 +140,17 @@ def test_the_predictor_answers_raw_text_with_character_offsets(squad_environment
         predictor = SquadAnswererPredictor(model.eval(), reader)
         passage = "The Grey Heron was a schooner built in Ostrick in 1871."
         answer = predictor.predict_json({"passage": passage, "question": "Where was the Grey Heron built?"})
-        assert set(answer) == {"answer", "start", "end", "token_start", "token_end", "score"}
+        assert set(answer) == {"answer", "start", "end", "token_start", "token_end", "score", "alternatives"}
         assert passage[answer["start"] : answer["end"]] == answer["answer"]
         assert 0.0 < answer["score"] <= 1.0
+        # the next best spans: three, each its own span of at most 17 tokens, less probable, best first
+        spans = [answer] + answer["alternatives"]
+        assert len(answer["alternatives"]) == 3
+        assert [span["score"] for span in spans] == sorted((span["score"] for span in spans), reverse=True)
+        assert len({(span["token_start"], span["token_end"]) for span in spans}) == 4
+        for span in answer["alternatives"]:
+            assert passage[span["start"] : span["end"]] == span["answer"]
+            assert 0 < span["token_end"] - span["token_start"] <= 17
         assert predictor.predict_json({"passage": passage}) == {
             "error": 'expected a JSON object with a "question" string',
             "input": {"passage": passage},
