@@ -32,6 +32,7 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import zlib
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple, Union
@@ -73,8 +74,7 @@ class ActivationCache:
         )
         self._data_path = self.path / "activations.bin"
         self._data_path.touch(exist_ok=True)
-        self._connection: Optional[sqlite3.Connection] = None
-        self._connection_pid: Optional[int] = None
+        self._connections = threading.local()  # SQLite's connections serve the thread that opened them
         self._map: Optional[numpy.memmap] = None
         self.hits = self.misses = self.damaged = 0
 
@@ -189,23 +189,24 @@ class ActivationCache:
         return self._map
 
     def _database(self) -> sqlite3.Connection:
-        if self._connection is None or self._connection_pid != os.getpid():  # a forked worker opens its own
+        """This thread's connection to the index: each thread (a server's) and each forked worker opens its own."""
+        if getattr(self._connections, "pid", None) != os.getpid():
             # Under the writers' lock: two processes switching the journal mode at once (distributed
             # training's workers start together) get "database is locked" at once, not after a wait.
             with open(self.path / "write.lock", "w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
                 try:
-                    self._connection = sqlite3.connect(self.path / "index.sqlite", timeout=600)
-                    self._connection.execute("PRAGMA journal_mode=WAL")
-                    self._connection.execute(
+                    connection = sqlite3.connect(self.path / "index.sqlite", timeout=600)
+                    connection.execute("PRAGMA journal_mode=WAL")
+                    connection.execute(
                         "CREATE TABLE IF NOT EXISTS activations (key BLOB PRIMARY KEY, offset INTEGER NOT NULL, "
                         "positions INTEGER NOT NULL, checksum INTEGER NOT NULL)"
                     )
-                    self._connection.commit()
+                    connection.commit()
                 except sqlite3.DatabaseError as error:
                     raise self._damaged(f"its index, index.sqlite, cannot be read ({error})") from None
-            self._connection_pid = os.getpid()
-        return self._connection
+            self._connections.connection, self._connections.pid = connection, os.getpid()
+        return self._connections.connection
 
     def _damaged(self, what: str) -> ConfigurationError:
         return ConfigurationError(
@@ -229,8 +230,11 @@ class ActivationCache:
 
     def __getstate__(self):
         state = dict(self.__dict__)
-        state.update(_connection=None, _connection_pid=None, _map=None)
+        state.update(_connections=None, _map=None)
         return state
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state, _connections=threading.local())
 
 
 def sentence_key(character_ids: torch.Tensor) -> bytes:

@@ -53,4 +53,4 @@ def test_a_cache_on_a_full_disk_names_its_folder(small_disk):
     with pytest.raises(OSError, match=f"ELMo activation cache {cache.path}: cannot store activations"):
         cache._store([bytes([k]) for k in range(4)], lengths, computed)
     assert len(cache) == 0  # nothing indexed
-    cache._connection.close()
+    cache._database().close()

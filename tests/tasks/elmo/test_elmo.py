@@ -2,6 +2,7 @@
 
 import multiprocessing
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import torch
@@ -166,6 +167,17 @@ def test_two_processes_share_one_cache(tmp_path, tiny_elmo):
     _representations(reader, BATCHES[0] + BATCHES[2])
     assert (reader.bilm.cache.hits, reader.bilm.cache.misses) == (7, 0)
     assert len(reader.bilm.cache) == 6  # "The cat sat ." is in both batches, stored once
+
+
+def test_one_cached_elmo_serves_any_thread(tmp_path, tiny_elmo):
+    """A server runs a shared model from its request threads: each thread reads and fills the one cache."""
+    elmo = PaperElmo(str(tiny_elmo[0]), str(tiny_elmo[1]), dropout=0.0, cache_directory=str(tmp_path))
+    first = _representations(elmo, BATCHES[0])
+    with ThreadPoolExecutor(max_workers=1) as other_thread:
+        again, filled = other_thread.submit(lambda: [_representations(elmo, b) for b in BATCHES[:2]]).result()
+    torch.testing.assert_close(again, first, atol=0, rtol=0)
+    assert (elmo.bilm.cache.hits, elmo.bilm.cache.misses) == (3, 5)
+    torch.testing.assert_close(_representations(elmo, BATCHES[1]), filled, atol=0, rtol=0)
 
 
 def test_cache_refuses_states_that_depend_on_the_batch(tmp_path, tiny_elmo):
