@@ -16,7 +16,7 @@ from pathlib import Path
 from allennlp.commands.subcommand import Subcommand
 from allennlp.commands.train import TrainModel
 from allennlp.common.plugins import import_plugins
-from allennlp.data import DatasetReader, Tokenizer
+from allennlp.data import DatasetReader, Tokenizer, Vocabulary
 from allennlp.models import Model
 from allennlp.modules.seq2seq_encoders import Seq2SeqEncoder
 from allennlp.modules.token_embedders import TokenEmbedder
@@ -69,6 +69,7 @@ REQUIRED = {
     ],
     Tokenizer: ["blank_spacy"],
     TokenEmbedder: ["fast_elmo", "elmo_token_embedder"],
+    Vocabulary: ["complete_tag_schemes"],
     LearningRateScheduler: ["reduce_on_plateau", "exponential_decay"],
     Seq2SeqEncoder: ["alternating_lstm"],
     Metric: ["conll2012_coref_scores", "conll2005_srl", "span_f1"],
@@ -84,6 +85,7 @@ REQUIRED = {
         "elmo-index",
         "elmo-neighbours",
         "elmo-probe",  # ours (inspect)
+        "demo",
     ],
 }
 

@@ -41,6 +41,7 @@ LAYERS = [
         "tasks.inspect",
         "tasks.reproduce",
     ],
+    ["tasks.demo"],  # serves every task's models, and reads a plan's run folders
     ["tasks"],
     ["tasks.plugin"],
 ]

@@ -9,6 +9,7 @@ import allennlp_compat  # noqa: F401  (torch 2.x fixes first)
 import data_readers  # noqa: F401
 import tasks.bilm  # noqa: F401
 import tasks.coref  # noqa: F401
+import tasks.demo  # noqa: F401
 import tasks.elmo  # noqa: F401
 import tasks.inspect  # noqa: F401
 import tasks.ner  # noqa: F401

@@ -15,6 +15,7 @@ from tasks.environment import apply_defaults
 from tests.helpers.coref_data import TINY_COREF_CONLL
 from tests.helpers.ner_data import TINY_CONLL
 from tests.helpers.sst_snli_data import TINY_SNLI_PAIRS, TINY_SST, snli_lines
+from tests.helpers.tiny_archives import TinyArchives
 
 
 def pytest_configure(config) -> None:
@@ -49,6 +50,12 @@ def tiny_elmo(tmp_path_factory):
     options_path, weight_path = directory / "options.json", directory / "weights.hdf5"
     write_elmo_files(options, random_weights(options, seed=1), options_path, weight_path)
     return options_path, weight_path
+
+
+@pytest.fixture(scope="session")
+def tiny_archives(tmp_path_factory, tiny_elmo) -> TinyArchives:
+    """Each task's ELMo config trained on its tiny fixture, once per session, on first use: `tiny_archives["ner"]`."""
+    return TinyArchives(tmp_path_factory.mktemp("tiny_archives"), tiny_elmo)
 
 
 @pytest.fixture
