@@ -4,7 +4,7 @@
 // training are its references (reference_records: counted as done here, never trained twice).
 //
 //   allennlp reproduce plans/elmo_losses.jsonnet --parallel 2   # runs/reproduce/elmo_losses
-//   allennlp report runs/reproduce/elmo_losses --report-dir docs/elmo_losses
+//   allennlp report --plan plans/elmo_losses.jsonnet --output runs/reproduce/elmo_losses/report
 //
 // What decided the arms, before any of them ran (scripts/elmo_training_probe.py at initialisation, the
 // cpu plan's seed-1 runs; docs/elmo_losses.md): the bundled biLM's mixed layers are 11.5 (SNLI, layer
@@ -19,7 +19,8 @@
 // - `dropout`: 50% dropout on ELMo at both places, as the paper's SQuAD code (allenai/document-qa,
 //   docqa/elmo/ablate_elmo_model.py) has and configs/lib/squad.libsonnet had not;
 // - `warm_up`: the biLM's LSTM state warmed up on a neutral text before each sentence, not zero;
-// - `finetuned`: the biLM fine-tuned on the task's training text (§A.1).
+// - `finetuned`: the biLM fine-tuned on the task's training text (§A.1);
+// and, last, SNLI through allennlp-models' own ESIM configs (configs/stock/), ELMo against GloVe.
 local tasks = import 'lib/cpu_tasks.libsonnet';
 local gamma_small = { 'model.elmo.initial_gamma': 0.1 };
 local warm_up = { 'model.elmo.lstm_state': 'warm_up' };
@@ -58,5 +59,8 @@ local squad_screen = tasks.squad { overrides+: { 'trainer.num_epochs': 3 } };
     // The biLM's state and its fine-tuning, on SNLI.
     tasks.snli { configs: ['elmo'], seeds: [1, 2], label: 'warm_up', overrides+: warm_up },
     tasks.snli { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
+    // The cross-check against code the suite did not write: allennlp-models' own ESIM configs, with and
+    // without AllenNLP's stock elmo_token_embedder (configs/stock/), the same data, vectors and biLM.
+    tasks.snli { configs: ['stock_esim', 'stock_esim_elmo'], seeds: [1, 2, 3] },
   ],
 }

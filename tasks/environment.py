@@ -161,6 +161,7 @@ def apply_defaults(environment: MutableMapping[str, str] = os.environ) -> None:
     for name in VARIABLES:
         if name.endswith(WORD_VECTORS_SUFFIX):
             environment.update(word_vectors_variables(name, environment[name]))
+    environment["ELMO_DIM"] = str(elmo_dim(environment["ELMO_OPTIONS_FILE"]))
     logger.info(where_configs_train(environment["DEVICES"], set_by_user="DEVICES" not in defaulted))
     if "ELMO_WEIGHT_FILE" in defaulted:
         logger.info(
@@ -257,6 +258,23 @@ def word_vectors_variables(name: str, path: str) -> Dict[str, str]:
         return {f"{name}_DIM": "", f"{name}_LOWERCASE": ""}
     dim, lowercased = read_word_vectors_header(path)
     return {f"{name}_DIM": str(dim), f"{name}_LOWERCASE": "true" if lowercased else "false"}
+
+
+def elmo_dim(options_file: str) -> int:
+    """
+    The size of an ELMo vector of the biLM that `options_file` describes (twice its LSTM projection),
+    as `ELMO_DIM`, for the configs that must state it (allennlp-models' own, configs/stock/).
+    """
+    import json
+
+    try:
+        options = json.loads(Path(options_file).read_text(encoding="utf-8"))
+        return 2 * int(options["lstm"]["projection_dim"])
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+        raise ConfigurationError(
+            f"{options_file}: cannot read the biLM's lstm.projection_dim from it ({type(error).__name__}: {error}); "
+            "ELMO_OPTIONS_FILE must name a biLM options file in the original JSON layout"
+        ) from None
 
 
 def read_word_vectors_header(path: str) -> Tuple[int, bool]:

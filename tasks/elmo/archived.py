@@ -48,8 +48,9 @@ def on_this_machine(config: Params, serialization_dir: str) -> None:
     for path, elmo in find_elmos(config.as_dict(quiet=True).get("model", {})):
         block = _block(config, path)
         trained = _lookup(archived, path) or {}
-        if elmo.get("cache_directory") == trained.get("cache_directory"):  # not given by --overrides
-            cached = not elmo.get("requires_grad") and elmo.get("type") != "elmo_token_embedder"
+        stock = elmo.get("type") == "elmo_token_embedder"  # AllenNLP's own: it has no cache to set
+        if not stock and elmo.get("cache_directory") == trained.get("cache_directory"):  # not given by --overrides
+            cached = not elmo.get("requires_grad")
             block["cache_directory"] = (
                 cache_directory_for(_setting("ELMO_CACHE_DIR"), elmo.get("lstm_state", "zero")) if cached else None
             )

@@ -57,6 +57,11 @@ TABLE_1: Dict[str, Table1Row] = {
 
 # The plan's configs (configs/<task>_<config>.jsonnet, configs/ablations/<task>_<ablation>.jsonnet).
 BASELINE, ELMO = "baseline", "elmo"
+# allennlp-models' own configs (configs/stock/<task>_<name>.jsonnet), to check the suite against code it
+# did not write (docs/elmo_losses.md).
+STOCK_PREFIX = "stock_"
+STOCK_CONFIGS = ("stock_esim", "stock_esim_elmo")
+
 ABLATIONS = (
     "top_layer",
     "all_layers_lambda_1",

@@ -47,10 +47,10 @@ from _jsonnet import evaluate_file
 from allennlp.common.checks import ConfigurationError
 
 from tasks.environment import PROJECT_ROOT
-from tasks.reproduce.paper import ABLATIONS, BASELINE, ELMO, TASKS
+from tasks.reproduce.paper import ABLATIONS, BASELINE, ELMO, STOCK_CONFIGS, STOCK_PREFIX, TASKS
 from tasks.reproduce.prepare import PrepareStep, read_steps
 
-CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS
+CONFIG_NAMES = (BASELINE, ELMO) + ABLATIONS + STOCK_CONFIGS
 SEED_KEYS = ("random_seed", "numpy_seed", "pytorch_seed")
 PLAN_KEYS = {
     "name",
@@ -363,9 +363,15 @@ def extension_reason(spec: Dict[str, Any], before: int, after: int) -> Optional[
 
 
 def config_path(task: str, config: str) -> str:
-    """configs/<task>_<config>.jsonnet for the baseline and ELMo, configs/ablations/<task>_<ablation>.jsonnet."""
-    folder = "configs" if config in (BASELINE, ELMO) else "configs/ablations"
-    return f"{folder}/{task}_{config}.jsonnet"
+    """
+    configs/<task>_<config>.jsonnet for the baseline and ELMo, configs/stock/<task>_<name>.jsonnet for
+    `stock_<name>` (allennlp-models' own configs), configs/ablations/<task>_<ablation>.jsonnet.
+    """
+    if config in (BASELINE, ELMO):
+        return f"configs/{task}_{config}.jsonnet"
+    if config.startswith(STOCK_PREFIX):
+        return f"configs/stock/{task}_{config[len(STOCK_PREFIX) :]}.jsonnet"
+    return f"configs/ablations/{task}_{config}.jsonnet"
 
 
 def _check_keys(values: Dict[str, Any], allowed, where: str) -> None:

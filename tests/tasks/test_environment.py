@@ -1,5 +1,6 @@
 import gzip
 import os
+import re
 
 import pytest
 from allennlp.common.checks import ConfigurationError
@@ -12,13 +13,13 @@ def test_unset_variables_get_bundled_files_that_exist():
     apply_defaults(environment)
     derived = {
         f"{name}_{part}" for name in VARIABLES if name.endswith("_WORD_VECTORS") for part in ("DIM", "LOWERCASE")
-    }
+    } | {"ELMO_DIM"}
     assert set(environment) == set(VARIABLES) | derived
     assert environment["NER_TRAIN_DATA"] == str(BUNDLED_DATA / "ner" / "train.txt")
     assert environment["ELMO_WEIGHT_FILE"] == str(BUNDLED_BILM / "weights.hdf5")
     assert environment["NER_WORD_VECTORS"] == ""
     for name, value in environment.items():
-        if value and VARIABLES[name].kind == "file":
+        if value and name in VARIABLES and VARIABLES[name].kind == "file":
             assert (BUNDLED_DATA.parent / value).is_file(), name
 
 
@@ -101,3 +102,13 @@ def test_importing_the_suite_leaves_the_environment_alone_and_its_plugin_gives_t
 def test_a_path_inside_the_repository_is_named_relative_to_it(tmp_path):
     assert repository_relative(BUNDLED_BILM / "weights.hdf5") == "bundled/bilm/weights.hdf5"
     assert repository_relative(tmp_path) is None
+
+
+def test_elmo_dim_is_read_from_the_options_file_and_a_bad_one_is_named(tmp_path):
+    from tasks.environment import elmo_dim
+
+    assert elmo_dim(str(BUNDLED_BILM / "options.json")) == 256  # 2 × the bundled biLM's 128-d projection
+    broken = tmp_path / "options.json"
+    broken.write_text('{"lstm": {"dim": 512}}')
+    with pytest.raises(ConfigurationError, match=re.escape(f"{broken}: cannot read the biLM's lstm.projection_dim")):
+        elmo_dim(str(broken))
