@@ -109,7 +109,9 @@ def test_a_model_that_fails_on_an_input_answers_500_and_the_server_goes_on(tiny_
         dump_line = model.predictor.dump_line
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(make_app({"ner": model._replace(predictor=Failing())}), port=port))
+    server = uvicorn.Server(
+        uvicorn.Config(make_app({"ner": model._replace(predictor=Failing())}), port=port, log_config=None)
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
