@@ -18,3 +18,15 @@ def test_the_gpu_check_runs_its_table_on_a_cpu(tmp_path):
     assert rows[1].startswith("| Fast ELMo against AllenNLP's Elmo, ") and "| yes |" in rows[1]
     assert "largest_difference: " in rows[1] and "'stock': " in rows[1]
     assert rows[2] == "| distributed trainer | yes | note: not run: 0 GPU here |"
+
+
+def test_the_bundled_plan_trains_each_config_on_its_bundled_sample():
+    """`--plan bundled` (a GPU machine without the real data): the task's ELMo config, with no overrides."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from gpu_check import plan_run
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    run = plan_run("bundled", "squad-elmo-seed1")
+    assert (run.config, run.overrides, run.environment) == ("configs/squad_elmo.jsonnet", {}, {})
+    assert (ROOT / run.config).is_file()
