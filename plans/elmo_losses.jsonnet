@@ -20,7 +20,8 @@
 //   docqa/elmo/ablate_elmo_model.py) has and configs/lib/squad.libsonnet had not;
 // - `warm_up`: the biLM's LSTM state warmed up on a neutral text before each sentence, not zero;
 // - `finetuned`: the biLM fine-tuned on the task's training text (§A.1);
-// and, last, SNLI through allennlp-models' own ESIM configs (configs/stock/), ELMo against GloVe.
+// and, last, SNLI and NER through allennlp-models' own configs (configs/stock/: ESIM, ELMo against
+// GloVe; the CRF tagger, GloVe and characters with and without ELMo).
 local tasks = import 'lib/cpu_tasks.libsonnet';
 local gamma_small = { 'model.elmo.initial_gamma': 0.1 };
 local warm_up = { 'model.elmo.lstm_state': 'warm_up' };
@@ -59,8 +60,10 @@ local squad_screen = tasks.squad { overrides+: { 'trainer.num_epochs': 3 } };
     // The biLM's state and its fine-tuning, on SNLI.
     tasks.snli { configs: ['elmo'], seeds: [1, 2], label: 'warm_up', overrides+: warm_up },
     tasks.snli { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
-    // The cross-check against code the suite did not write: allennlp-models' own ESIM configs, with and
-    // without AllenNLP's stock elmo_token_embedder (configs/stock/), the same data, vectors and biLM.
+    // The cross-check against code the suite did not write: allennlp-models' own ESIM and CRF tagger
+    // configs, with and without AllenNLP's stock elmo_token_embedder (configs/stock/), the same data,
+    // vectors and biLM as the suite's runs.
     tasks.snli { configs: ['stock_esim', 'stock_esim_elmo'], seeds: [1, 2, 3] },
+    tasks.ner { configs: ['stock_crf_tagger', 'stock_crf_tagger_elmo'], seeds: [1, 2, 3] },
   ],
 }

@@ -60,7 +60,7 @@ BASELINE, ELMO = "baseline", "elmo"
 # allennlp-models' own configs (configs/stock/<task>_<name>.jsonnet), to check the suite against code it
 # did not write (docs/elmo_losses.md).
 STOCK_PREFIX = "stock_"
-STOCK_CONFIGS = ("stock_esim", "stock_esim_elmo")
+STOCK_CONFIGS = ("stock_esim", "stock_esim_elmo", "stock_crf_tagger", "stock_crf_tagger_elmo")
 
 ABLATIONS = (
     "top_layer",
