@@ -87,6 +87,7 @@ def test_devices_set_are_logged_and_gpus_that_torch_cannot_see_are_refused(monke
         apply_defaults({"DEVICES": "0,1"})
 
 
+@pytest.mark.slow
 def test_two_cpu_processes_train_as_one(tiny_conll, tiny_elmo, tmp_path):
     fixture = str(tiny_conll)
     environment = {

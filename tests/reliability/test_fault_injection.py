@@ -18,6 +18,9 @@ import pytest
 from tasks.reproduce.layout import is_finished
 from tests.helpers.repository import ALLENNLP, ROOT, evaluate
 
+# End-to-end through real processes (minutes on two cores): `pytest -m slow` runs them, as CI does.
+pytestmark = pytest.mark.slow
+
 OVERRIDES = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batch_size": 4})
 
 

@@ -2,10 +2,13 @@
 
 import os
 
+import pytest
+
 import demo_load
 from tests.helpers.demo_server import running_demo
 
 
+@pytest.mark.slow
 def test_hundreds_of_requests_at_once_all_answer_the_same_and_memory_stays_flat(tiny_archives, tiny_elmo):
     environment = {**os.environ, "ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1])}
     with running_demo({"ner": tiny_archives["ner"]}, environment) as demo:

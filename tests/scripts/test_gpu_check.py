@@ -1,9 +1,12 @@
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers.repository import ROOT
 
 
+@pytest.mark.slow
 def test_the_gpu_check_runs_its_table_on_a_cpu(tmp_path):
     """The prepared GPU check, shrunk to run here: a training, the two ELMos compared, the table written."""
     output = tmp_path / "gpu_check.md"

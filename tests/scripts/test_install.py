@@ -2,11 +2,14 @@
 
 import re
 
+import pytest
+
 from tests.helpers.repository import allennlp
 
 LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - (INFO|WARNING) - ")
 
 
+@pytest.mark.slow
 def test_the_allennlp_command_starts_without_other_packages_noise(tmp_path):
     """
     No deprecation warnings from allennlp's imports, no NLTK download attempt by allennlp-models, no

@@ -90,6 +90,7 @@ def test_reproduces_the_original_tensorflow_activations():
                 numpy.testing.assert_allclose(layers[2][row, : len(sentence)].numpy(), top_layer, atol=1e-5, rtol=0)
 
 
+@pytest.mark.slow
 def test_pretraining_config_lowers_perplexity_and_exports(tmp_path, monkeypatch):
     sentences = ["the cat sat on the mat .", "the dog sat on the log .", "a cat saw a dog ."] * 40
     (tmp_path / "train.txt").write_text("\n".join(sentences) + "\n")

@@ -20,6 +20,9 @@ if not (shutil.which("chromium") and shutil.which("chromedriver")):
 
 import demo_browser  # noqa: E402  (scripts/, on the tests' path)
 
+# End-to-end through real processes (minutes on two cores): `pytest -m slow` runs them, as CI does.
+pytestmark = pytest.mark.slow
+
 # What each tab is given: words of the tiny fixtures each model was trained on.
 INPUTS = {
     "ner": {"sentence": "Ada Lovelace visited Turin ."},
@@ -102,7 +105,6 @@ def test_ner_entities_typed_in_the_browser_come_back_highlighted(tiny_archives, 
         assert shown["state"] == "done"
 
 
-@pytest.mark.slow
 def test_every_tab_shows_what_the_api_answers(tiny_archives, tiny_elmo, browser, tmp_path):
     archives = {kind: tiny_archives[kind] for kind in INPUTS}
     with running_demo(archives, _environment(tiny_elmo)) as demo:

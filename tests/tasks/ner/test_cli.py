@@ -153,6 +153,7 @@ def test_an_empty_or_truncated_input_stops_the_run_naming_it(
     assert f"{damaged}: {message}" in result.stderr
 
 
+@pytest.mark.slow
 def test_an_archive_predicts_from_any_directory_once_tasks_is_imported(trained_archive, tmp_path):
     """
     Outside the repository there is no .allennlp_plugins: `--include-package tasks`, or `import

@@ -127,6 +127,7 @@ def _interrupt_after_epoch_1(run_dir, done):
     return thread
 
 
+@pytest.mark.slow
 def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skipped(plan, tmp_path):
     runs_dir = tmp_path / "runs"
     broken, good = runs_dir / "ner-elmo-broken-seed1", runs_dir / "ner-elmo-fraction0.6-seed7"
@@ -368,6 +369,7 @@ def test_a_finetuned_biLM_built_from_other_bytes_is_not_used(tmp_path, tiny_conl
     assert "its fine-tuned biLM" in caplog.text
 
 
+@pytest.mark.slow
 def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny_conll, tiny_elmo, capsys):
     shared = tmp_path / "shared"  # the data as the plans read it: from SHARED_DATA_DIR
     shared.mkdir()
@@ -536,6 +538,7 @@ def test_a_run_another_plan_recorded_is_done_here_and_in_the_report(tmp_path, ti
     assert "50.00" in text  # the recorded test F1, in Table 1
 
 
+@pytest.mark.slow
 def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan, tmp_path, tiny_elmo):
     """
     A run whose config.json names its biLM and cache where an older checkout had them resumes, taking
@@ -599,6 +602,7 @@ def test_a_run_resumes_from_a_moved_checkout_but_not_with_a_changed_config(plan,
     assert "Recovering from prior training" in (run_dir / "console.log").read_text()
 
 
+@pytest.mark.slow
 def test_a_run_given_more_epochs_goes_on_from_its_last_checkpoint(plan, tmp_path):
     """The plan raises trainer.num_epochs of a run whose epochs ran out: trained on, not again."""
     runs_dir, run = tmp_path / "runs", plan.runs[1]
@@ -630,6 +634,7 @@ def test_a_run_given_more_epochs_goes_on_from_its_last_checkpoint(plan, tmp_path
     assert json.loads((run_dir / f"metrics_{EPOCHS}_epochs.json").read_text()) == first
 
 
+@pytest.mark.slow
 def test_a_run_whose_extension_was_killed_resumes_it(plan, tmp_path):
     """
     A runner killed with the machine while it extended a run left the shorter schedule's metrics.json
@@ -761,6 +766,7 @@ def test_a_run_that_ended_as_ctrl_c_came_is_recorded_finished(plan, tmp_path, mo
     assert state_of(one_run.runs[0], runs_dir / one_run.runs[0].name) == FINISHED
 
 
+@pytest.mark.slow
 def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
     """`--parallel 2`: two runs train at once; Ctrl-C stops both, each resumable, and a rerun finishes both."""
     good = plan.runs[1]
@@ -790,6 +796,7 @@ def test_runs_side_by_side_all_stop_on_ctrl_c_and_resume(plan, tmp_path):
         Runner(side_by_side, runs_dir, parallel=0)
 
 
+@pytest.mark.slow
 def test_an_ablation_that_restates_another_runs_config_is_not_trained_twice(plan, tmp_path, capsys):
     """SNLI's input_and_output ablation is its ELMo config: the run stands for both, in the runner and the report."""
     good = plan.runs[1]
@@ -836,6 +843,7 @@ def _jobs_logged(caplog) -> List[str]:
     return [line.split("| next: ")[1] for line in caplog.messages if "| next: " in line]
 
 
+@pytest.mark.slow
 def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_conll, tiny_elmo, caplog):
     """With --parallel, a biLM that no run reads waits for no core: it is a job after the runs, not before them."""
     experiments = [{"task": "ner", "configs": ["baseline"], "seeds": [1, 2]}]
@@ -847,6 +855,7 @@ def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_c
     assert _jobs_logged(caplog) == ["ner-baseline-seed1", "ner-baseline-seed2", f"biLM {bilm.name}"]
 
 
+@pytest.mark.slow
 def test_with_parallel_the_runs_of_a_biLM_wait_for_it_while_the_others_train(
     tmp_path, tiny_conll, tiny_elmo, caplog, monkeypatch
 ):
