@@ -23,6 +23,10 @@ pytestmark = pytest.mark.slow
 
 OVERRIDES = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batch_size": 4})
 
+# The tests that compare with `unhurt_metrics` stay in one pytest-xdist worker (`--dist loadgroup`, as the
+# README's slow run uses), so the unhurt run trains once; the module's other test may run beside them.
+UNHURT_RUN_SHARED = pytest.mark.xdist_group("fault_injection_unhurt_run")
+
 
 def train(
     run_dir: Path, environment, *extra, kill_at: str = "", overrides: str = OVERRIDES
@@ -83,6 +87,7 @@ def cache_entries_intact(cache_root: Path) -> int:
     return len(rows)
 
 
+@UNHURT_RUN_SHARED
 @pytest.mark.parametrize("kill_at", ["cache_fill:2", "batch:4", "checkpoint:3", "archive:2"])
 def test_killed_anywhere_then_recovered_finishes_with_complete_metrics(environment, tmp_path, kill_at, unhurt_metrics):
     run_dir = tmp_path / "run"
@@ -172,6 +177,7 @@ def test_a_run_killed_at_an_epoch_boundary_resumes_to_the_uninterrupted_run(
     assert not [path.name for path in run_dir.glob("*.partial")]
 
 
+@UNHURT_RUN_SHARED
 def test_a_run_over_a_damaged_cache_trains_on_what_the_biLM_computes(environment, tmp_path, unhurt_metrics):
     first = train(tmp_path / "fills", environment)
     assert first.returncode == 0, first.stderr[-3000:]

@@ -20,8 +20,9 @@ if not (shutil.which("chromium") and shutil.which("chromedriver")):
 
 import demo_browser  # noqa: E402  (scripts/, on the tests' path)
 
-# End-to-end through real processes (minutes on two cores): `pytest -m slow` runs them, as CI does.
-pytestmark = pytest.mark.slow
+# End-to-end through real processes (minutes on two cores): `pytest -m slow` runs them, as CI does, in one
+# worker (`--dist loadgroup`), so the six tiny models and the browser are made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("demo_page")]
 
 # What each tab is given: words of the tiny fixtures each model was trained on.
 INPUTS = {

@@ -16,7 +16,8 @@ import pytest
 from tests.helpers.repository import ALLENNLP, ROOT
 from tests.helpers.slurm_cluster import LocalSlurmCluster, unavailable
 
-pytestmark = pytest.mark.slow
+# One worker runs them all (`--dist loadgroup`): they share one cluster, whose daemons start once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("slurm_cluster")]
 
 
 @pytest.fixture(scope="module")
