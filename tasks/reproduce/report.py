@@ -174,7 +174,7 @@ def _preamble(runs_dir: Optional[Path], records: List[Path], runs: Sequence[RunR
 
 
 def _time_spent(runs: Sequence[RunResult]) -> str:
-    """The wall time of every attempt of every run, summed: what the plan has cost so far."""
+    """The wall time (and CPU time, where measured) of every attempt of every run, summed: what the plan cost so far."""
     runs = [run for run in runs if not run.same_as]  # a twin's time is its original's
     seconds = sum(run.info.get("wall_seconds") or 0.0 for run in runs)
     if not seconds:
@@ -188,9 +188,16 @@ def _time_spent(runs: Sequence[RunResult]) -> str:
         }
     )
     recorded = f"OMP_NUM_THREADS {' or '.join(threads)} where recorded; " if threads else ""
+    measured = [run.info["cpu_seconds"] for run in runs if "cpu_seconds" in run.info]
+    cpu = (
+        f", and {sum(measured) / 3600:.1f} hours of CPU time for the {len(measured)} of {len(runs)} runs "
+        "that measured it (user and system, all threads)"
+        if measured
+        else ""
+    )
     return (
         f"; training so far {seconds / 3600:.1f} hours of wall time, every attempt of every run summed "
-        f"({recorded}runs side by side share the machine's cores)"
+        f"({recorded}runs side by side share the machine's cores){cpu}"
     )
 
 

@@ -619,7 +619,7 @@ class Runner:
             attempt["status"] = info["status"] = "submitted"
             write_json(run_dir / RUN_INFO, _with_totals(info))
             return self._await_job(run, run_dir, info, attempt)
-        process, interrupted = _supervise(
+        process, interrupted, cpu_seconds = _supervise(
             info["command"],
             environment,
             console,
@@ -627,7 +627,12 @@ class Runner:
             f"Interrupted: stopping {run.name} (its best epoch so far is archived; rerun to resume)",
             self._stopping,
         )
-        attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=process.returncode)
+        attempt.update(
+            ended=now(),
+            seconds=round(time.monotonic() - started, 1),
+            cpu_seconds=round(cpu_seconds, 1),
+            exit_code=process.returncode,
+        )
         if is_finished(run_dir) and (process.returncode == 0 or interrupted):
             status = FINISHED  # also when Ctrl-C came as it ended: it had archived the model after its metrics
         elif interrupted:
@@ -887,7 +892,7 @@ class Runner:
             console.close()
             returncode, interrupted = self._bilm_job(bilm, command, environment, directory, info, attempt), False
         else:
-            process, interrupted = _supervise(
+            process, interrupted, cpu_seconds = _supervise(
                 command,
                 environment,
                 console,
@@ -897,6 +902,7 @@ class Runner:
             )
             console.close()
             returncode = process.returncode
+            attempt["cpu_seconds"] = round(cpu_seconds, 1)
         attempt.update(ended=now(), seconds=round(time.monotonic() - started, 1), exit_code=returncode)
         console.tail.extend(_log_tail(directory / CONSOLE_LOG) if self.slurm is not None else [])
         status = "interrupted" if interrupted else FINISHED if returncode == 0 and is_built(directory) else "failed"
@@ -908,7 +914,8 @@ class Runner:
                 "log_tail": list(console.tail),
             }
             logger.error("biLM %s failed (exit code %s): %s", bilm.name, returncode, info["error"]["summary"])
-        info["wall_seconds"] = round(sum(a.get("seconds", 0.0) for a in info["attempts"]), 1)
+        info.pop("cpu_seconds", None)
+        info.update(_time_totals(info["attempts"]))
         write_json(directory / BILM_INFO, info)
         if status == FINISHED and self.records:
             write_bilm_record(self.records, next(b for b in read_bilms(self.runs_dir) if b.name == bilm.name))
@@ -1147,7 +1154,8 @@ def _supervise(
 ):
     """
     Runs `command` at the repository root, its output into `console`; stops it on Ctrl-C, or when
-    `stopping` is set (a run in a worker thread, which Ctrl-C does not reach). Returns (process, interrupted).
+    `stopping` is set (a run in a worker thread, which Ctrl-C does not reach). Returns (process,
+    interrupted, the CPU seconds it used).
     """
     process = subprocess.Popen(
         command,
@@ -1163,7 +1171,7 @@ def _supervise(
     reader.start()
     interrupted = False
     try:
-        while process.poll() is None:
+        while (cpu_seconds := _reap(process, timeout=0.0)) is None:
             on_tick()
             if stopping is not None and stopping.is_set():
                 raise KeyboardInterrupt
@@ -1171,25 +1179,47 @@ def _supervise(
     except KeyboardInterrupt:
         interrupted = True
         logger.warning(interrupted_message)
-        _stop(process)
+        cpu_seconds = _stop(process)
     reader.join()
-    return process, interrupted
+    return process, interrupted, cpu_seconds
 
 
 def _interrupt(signal_number, frame) -> None:
     raise KeyboardInterrupt
 
 
-def _stop(process: subprocess.Popen) -> None:
-    """Ctrl-C for the run's process group (AllenNLP archives the best epoch); killed if it hangs."""
-    try:
-        os.killpg(process.pid, signal.SIGINT)
-        process.wait(timeout=300)
-    except ProcessLookupError:
-        pass
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+def _stop(process: subprocess.Popen) -> float:
+    """
+    Ctrl-C for the run's process group (AllenNLP archives the best epoch); killed if it hangs. Returns
+    the CPU seconds the process used.
+    """
+    for stop_signal, timeout in ((signal.SIGINT, 300.0), (signal.SIGKILL, None)):
+        try:
+            os.killpg(process.pid, stop_signal)
+        except ProcessLookupError:
+            pass  # the whole group has ended; the process is left to reap
+        cpu_seconds = _reap(process, timeout)
+        if cpu_seconds is not None:
+            return cpu_seconds
+    raise AssertionError("unreachable: a process waited for without a timeout has ended")
+
+
+def _reap(process: subprocess.Popen, timeout: Optional[float]) -> Optional[float]:
+    """
+    Waits for `process` to end (`timeout` seconds at most; None: for as long as it runs) and reaps it
+    with its resource usage, which Popen.wait would drop: returns the CPU seconds (user and system)
+    that it and the children it waited for used, or None while it runs. Sets `process.returncode`.
+    A process stopped with SIGSTOP uses none, so this is the run's compute, where its wall time is not.
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, 0 if deadline is None else os.WNOHANG)
+        if pid == process.pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return usage.ru_utime + usage.ru_stime
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
 
 
 class _Console:
@@ -1300,16 +1330,28 @@ def _last_logged_time_per_attempt(console: str) -> Dict[str, datetime]:
 
 
 def _with_totals(info: Dict[str, Any]) -> Dict[str, Any]:
-    """Adds the first start, the last end and the wall time summed over attempts."""
+    """Adds the first start, the last end and the wall and CPU time summed over attempts."""
     attempts = info["attempts"]
     return {
-        **info,
+        **{key: value for key, value in info.items() if key != "cpu_seconds"},  # none if an attempt lacks it
         "started": attempts[0]["started"],
         "ended": attempts[-1].get("ended"),
-        "wall_seconds": round(sum(attempt.get("seconds", 0.0) for attempt in attempts), 1),
+        **_time_totals(attempts),
         "hardware": attempts[-1]["hardware"],
         "git": attempts[-1]["git"],
     }
+
+
+def _time_totals(attempts: List[Dict[str, Any]]) -> Dict[str, float]:
+    """
+    The wall seconds summed over attempts, and the CPU seconds where every ended attempt measured them
+    (a local process; not a Slurm job, whose CPU time is Slurm's accounting: `sacct -o TotalCPU`).
+    """
+    totals = {"wall_seconds": round(sum(attempt.get("seconds", 0.0) for attempt in attempts), 1)}
+    ended = [attempt for attempt in attempts if "ended" in attempt]
+    if ended and all("cpu_seconds" in attempt for attempt in ended):
+        totals["cpu_seconds"] = round(sum(attempt["cpu_seconds"] for attempt in ended), 1)
+    return totals
 
 
 def _matches(name: str, pattern: str) -> bool:

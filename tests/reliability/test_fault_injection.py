@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 OVERRIDES = json.dumps({"trainer.num_epochs": 2, "data_loader.batch_sampler.batch_size": 4})
 
 # The tests that compare with `unhurt_metrics` stay in one pytest-xdist worker (`--dist loadgroup`, as the
-# README's slow run uses), so the unhurt run trains once; the module's other test may run beside them.
+# README's slow run uses), so the unhurt run trains once; the module's other tests may run beside them.
 UNHURT_RUN_SHARED = pytest.mark.xdist_group("fault_injection_unhurt_run")
 
 
@@ -145,6 +145,7 @@ def _seconds(duration: str) -> float:
     return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
 
 
+@pytest.mark.xdist_group("fault_injection_uninterrupted_runs")  # its three cases share the two runs
 @pytest.mark.parametrize("epoch", [1, 2, 3])
 def test_a_run_killed_at_an_epoch_boundary_resumes_to_the_uninterrupted_run(
     environment, tmp_path, epoch, uninterrupted, tiny_conll

@@ -74,6 +74,8 @@ def _write_run(runs_dir, spec, status, score=None):
         "git": {"commit": "0123456789abcdef", "dirty": False},
         "attempts": [{"seconds": 125.0, "omp_num_threads": "1"}],
     }
+    if status == "finished":  # a failed run's CPU time is left unmeasured, as a Slurm job's is
+        info["cpu_seconds"] = info["attempts"][0]["cpu_seconds"] = 120.0
     if status == "failed":
         info["error"] = {
             "exit_code": 1,
@@ -133,6 +135,8 @@ def test_the_report_shows_what_the_run_directories_hold(tmp_path):
     text = markdown.read_text()
     # What the runs cost: 9 runs of 125 s each, one thread
     assert "training so far 0.3 hours of wall time, every attempt of every run summed (OMP_NUM_THREADS 1" in text
+    finished = len(SCORES)
+    assert f"and {finished * 120 / 3600:.1f} hours of CPU time for the {finished} of {finished + 1} runs" in text
     # The first screen: one line per task, the verdict against the seed spread.
     summary = _section(text, "Summary")
     ner = _row(summary, "| NER |")

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -156,6 +157,7 @@ def test_failures_are_recorded_interruptions_resume_and_finished_runs_are_skippe
     assert info["status"] == "finished" and [a["recover"] for a in info["attempts"]] == [False, True]
     assert info["attempts"][0]["status"] == "interrupted" and info["attempts"][1]["exit_code"] == 0
     assert {attempt["omp_num_threads"] for attempt in info["attempts"]} == {os.environ.get("OMP_NUM_THREADS")}
+    assert info["cpu_seconds"] == round(sum(attempt["cpu_seconds"] for attempt in info["attempts"]), 1) > 0
     resumed = (good / "console.log").read_text().split("resuming: ")[1]
     assert "Recovering from prior training" in resumed and f"Epoch {EPOCHS - 1}/{EPOCHS - 1}" in resumed
     # The first epoch was not trained again: its metrics file is the first attempt's.
@@ -752,8 +754,8 @@ def test_a_run_that_ended_as_ctrl_c_came_is_recorded_finished(plan, tmp_path, mo
     supervise = runner_module._supervise
 
     def ctrl_c_as_it_ends(*args, **kwargs):
-        process, _ = supervise(*args, **kwargs)
-        return process, True
+        process, _, cpu_seconds = supervise(*args, **kwargs)
+        return process, True, cpu_seconds
 
     monkeypatch.setattr(runner_module, "_supervise", ctrl_c_as_it_ends)
     one_run = plan._replace(runs=[plan.runs[1]])
@@ -762,8 +764,23 @@ def test_a_run_that_ended_as_ctrl_c_came_is_recorded_finished(plan, tmp_path, mo
         Runner(one_run, runs_dir).run()
     info = json.loads((runs_dir / one_run.runs[0].name / "run_info.json").read_text())
     assert info["status"] == FINISHED and [a["status"] for a in info["attempts"]] == [FINISHED]
+    assert 0 < info["cpu_seconds"] == info["attempts"][0]["cpu_seconds"]
     monkeypatch.undo()
     assert state_of(one_run.runs[0], runs_dir / one_run.runs[0].name) == FINISHED
+
+
+def test_a_processs_cpu_time_leaves_out_the_time_it_was_stopped():
+    """A training paused with SIGSTOP (a timing, a shared machine) adds to its wall time, not its CPU time."""
+    burn = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass"
+    started = time.monotonic()
+    process = subprocess.Popen([sys.executable, "-c", burn])
+    process.send_signal(signal.SIGSTOP)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGCONT)
+    cpu_seconds = runner_module._reap(process, timeout=None)
+    wall_seconds = time.monotonic() - started
+    assert process.returncode == 0 and process.poll() == 0
+    assert 0.5 <= cpu_seconds <= wall_seconds - 0.9, (cpu_seconds, wall_seconds)
 
 
 @pytest.mark.slow
