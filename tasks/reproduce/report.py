@@ -188,7 +188,7 @@ def _time_spent(runs: Sequence[RunResult]) -> str:
         }
     )
     recorded = f"OMP_NUM_THREADS {' or '.join(threads)} where recorded; " if threads else ""
-    measured = [run.info["cpu_seconds"] for run in runs if "cpu_seconds" in run.info]
+    measured = [run.info["cpu_seconds"] for run in runs if run.info.get("cpu_seconds") is not None]
     cpu = (
         f", and {sum(measured) / 3600:.1f} hours of CPU time for the {len(measured)} of {len(runs)} runs "
         "that measured it (user and system, all threads)"

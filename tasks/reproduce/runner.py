@@ -914,7 +914,6 @@ class Runner:
                 "log_tail": list(console.tail),
             }
             logger.error("biLM %s failed (exit code %s): %s", bilm.name, returncode, info["error"]["summary"])
-        info.pop("cpu_seconds", None)
         info.update(_time_totals(info["attempts"]))
         write_json(directory / BILM_INFO, info)
         if status == FINISHED and self.records:
@@ -1333,7 +1332,7 @@ def _with_totals(info: Dict[str, Any]) -> Dict[str, Any]:
     """Adds the first start, the last end and the wall and CPU time summed over attempts."""
     attempts = info["attempts"]
     return {
-        **{key: value for key, value in info.items() if key != "cpu_seconds"},  # none if an attempt lacks it
+        **info,
         "started": attempts[0]["started"],
         "ended": attempts[-1].get("ended"),
         **_time_totals(attempts),
@@ -1342,16 +1341,17 @@ def _with_totals(info: Dict[str, Any]) -> Dict[str, Any]:
     }
 
 
-def _time_totals(attempts: List[Dict[str, Any]]) -> Dict[str, float]:
+def _time_totals(attempts: List[Dict[str, Any]]) -> Dict[str, Optional[float]]:
     """
-    The wall seconds summed over attempts, and the CPU seconds where every ended attempt measured them
-    (a local process; not a Slurm job, whose CPU time is Slurm's accounting: `sacct -o TotalCPU`).
+    The wall seconds summed over attempts, and the CPU seconds where every ended attempt measured them,
+    else None (a Slurm job's CPU time is Slurm's accounting: `sacct -o TotalCPU`).
     """
-    totals = {"wall_seconds": round(sum(attempt.get("seconds", 0.0) for attempt in attempts), 1)}
     ended = [attempt for attempt in attempts if "ended" in attempt]
-    if ended and all("cpu_seconds" in attempt for attempt in ended):
-        totals["cpu_seconds"] = round(sum(attempt["cpu_seconds"] for attempt in ended), 1)
-    return totals
+    measured = ended and all("cpu_seconds" in attempt for attempt in ended)
+    return {
+        "wall_seconds": round(sum(attempt.get("seconds", 0.0) for attempt in attempts), 1),
+        "cpu_seconds": round(sum(attempt["cpu_seconds"] for attempt in ended), 1) if measured else None,
+    }
 
 
 def _matches(name: str, pattern: str) -> bool:
