@@ -147,11 +147,17 @@ def _groups(runs: Sequence[RunResult], plan: Optional[Dict]) -> Dict[GroupKey, G
 
 
 def _key(spec: Dict) -> GroupKey:
-    """A fine-tuned biLM's runs (§A.1) form groups of their own, labelled 'finetuned'."""
+    """
+    A fine-tuned biLM's runs (§A.1) form groups of their own, labelled 'finetuned'; so do an ELMo
+    variant's (paper.ELMO_VARIANTS: the paper's setting where the config departs from it), as ELMo
+    runs labelled with the variant's name.
+    """
+    config = spec["config_name"]
+    variant = config if config in paper.ELMO_VARIANTS else ""
     label = "-".join(
-        part for part in (spec.get("label", ""), "finetuned" if spec.get("finetuned_bilm") else "") if part
+        part for part in (variant, spec.get("label", ""), "finetuned" if spec.get("finetuned_bilm") else "") if part
     )
-    return spec["task"], spec["config_name"], label, float(spec["train_fraction"])
+    return spec["task"], ELMO if variant else config, label, float(spec["train_fraction"])
 
 
 def _preamble(runs_dir: Optional[Path], records: List[Path], runs: Sequence[RunResult], plan: Optional[Dict]) -> str:
@@ -263,7 +269,12 @@ def _summary(groups: Dict[GroupKey, Group]) -> List[Block]:
 
 def _row_title(spec: paper.Task, label: str) -> str:
     """A task's name, and the label of its runs in words: 'SNLI (no added regularization)'."""
-    return spec.title + (f" ({label.replace('_', ' ')})" if label else "")
+    return spec.title + (f" ({_label_words(label)})" if label else "")
+
+
+def _label_words(label: str) -> str:
+    """'gamma_1-finetuned' as 'γ from 1, as the paper, finetuned'."""
+    return ", ".join(paper.ELMO_VARIANTS.get(part, part.replace("_", " ")) for part in label.split("-"))
 
 
 def _main_groups(groups: Dict[GroupKey, Group], task: str, label: str) -> Tuple[Optional[Group], Optional[Group]]:
@@ -311,7 +322,7 @@ def _variants_ahead(groups: Dict[GroupKey, Group], task: str, label: str, split:
         comparison = compare(ours, theirs)
         if comparison.p_value is not None and comparison.p_value < ALPHA:
             said.append(
-                f"the '{other.replace('_', ' ')}' runs: {comparison.interval()} over this ELMo, "
+                f"the '{_label_words(other)}' runs: {comparison.interval()} over this ELMo, "
                 f"one-sided p = {comparison.p_value:.3f} ({comparison.seeds()})"
             )
     return "".join(f"; {line}" for line in said)
@@ -739,6 +750,9 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
     for (task, config, label, fraction), group in groups.items():
         if config in (BASELINE, ELMO):
             curves[(task, label)][(config, fraction)] = group
+    for (task, label), cells in curves.items():
+        if label and not any(config == BASELINE for config, _ in cells):  # an ELMo variant: the task's own baseline
+            cells.update({key: group for key, group in curves.get((task, ""), {}).items() if key[0] == BASELINE})
     panels, rows = [], []
     for (task, label), cells in sorted(curves.items(), key=lambda item: (list(TASKS).index(item[0][0]), item[0][1])):
         if len({fraction for _, fraction in cells}) < 2:

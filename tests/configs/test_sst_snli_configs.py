@@ -14,13 +14,15 @@ from tests.helpers.repository import ROOT
 
 SST_CONFIGS = ["configs/sst_elmo.jsonnet", "configs/sst_baseline.jsonnet"]
 SNLI_CONFIGS = ["configs/snli_elmo.jsonnet", "configs/snli_baseline.jsonnet"]
+# Each starts γ where SNLI's ELMo config does (0.1) but `gamma_1`, the paper's own 1.
 SNLI_ABLATIONS = {
-    "top_layer": {"layers": "top", "lambda": 0.001, "places": (True, True)},
-    "all_layers_lambda_1": {"layers": "all", "lambda": 1.0, "places": (True, True)},
-    "all_layers_lambda_0_001": {"layers": "all", "lambda": 0.001, "places": (True, True)},
-    "input_only": {"layers": "all", "lambda": 0.001, "places": (True, False)},
-    "input_and_output": {"layers": "all", "lambda": 0.001, "places": (True, True)},
-    "output_only": {"layers": "all", "lambda": 0.001, "places": (False, True)},
+    "top_layer": {"layers": "top", "lambda": 0.001, "places": (True, True), "gamma": 0.1},
+    "all_layers_lambda_1": {"layers": "all", "lambda": 1.0, "places": (True, True), "gamma": 0.1},
+    "all_layers_lambda_0_001": {"layers": "all", "lambda": 0.001, "places": (True, True), "gamma": 0.1},
+    "input_only": {"layers": "all", "lambda": 0.001, "places": (True, False), "gamma": 0.1},
+    "input_and_output": {"layers": "all", "lambda": 0.001, "places": (True, True), "gamma": 0.1},
+    "output_only": {"layers": "all", "lambda": 0.001, "places": (False, True), "gamma": 0.1},
+    "gamma_1": {"layers": "all", "lambda": 0.001, "places": (True, True), "gamma": 1.0},
 }
 TINY_VOCABULARY = {
     "sst": {
@@ -119,5 +121,6 @@ def test_snli_ablation_configs_build_their_setting(ablation, sst_snli_environmen
     assert mix_alphas == {expected["lambda"]}
     for mix in elmo._scalar_mixes:
         assert mix.gamma.requires_grad  # γ is learned in every setting, the top layer's included (§A.2)
+        assert mix.gamma.item() == pytest.approx(expected["gamma"])
         weights_learned = [weight.requires_grad for weight in mix.scalar_parameters]
         assert weights_learned == [expected["layers"] == "all"] * len(weights_learned)

@@ -497,6 +497,30 @@ def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
     assert "over this ELMo" not in _row(summary, "| SST-5 |")
 
 
+def test_the_papers_own_setting_kept_as_an_ablation_is_a_row_and_a_panel_beside_the_baseline(tmp_path):
+    """`gamma_1` (γ from 1, where SNLI's config starts it at 0.1): ELMo runs of their own, set against the baseline."""
+    plan_path = tmp_path / "plan.json"
+    experiments = [
+        {"task": "snli", "configs": ["baseline", "elmo", "gamma_1"], "seeds": [1, 2], "train_fractions": [0.1, 1]},
+        {"task": "snli", "configs": ["gamma_1"], "seeds": [1, 2], "label": "no_added_regularization"},
+    ]
+    plan_path.write_text(json.dumps({"name": "fixture", "experiments": experiments}))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    scores = {"baseline": (0.52, 0.53), "elmo": (0.53, 0.54), "gamma_1": (0.49, 0.50)}
+    for run in load_plan(str(plan_path)).runs:
+        low = 0.1 if run.train_fraction < 1 else 0.0
+        _write_run(runs_dir, run, "finished", scores[run.config_name][run.seed - 1] - low)
+    text = build_report(runs_dir, tmp_path / "report")[0].read_text()
+    table_1 = _section(text, "Table 1: baseline and ELMo")
+    assert "| 52.50 ± 0.71 (n=2) | 53.50 ± 0.71 (n=2) |" in _row(table_1, "| SNLI |")
+    assert "| 52.50 ± 0.71 (n=2) | 49.50 ± 0.71 (n=2) |" in _row(table_1, "| SNLI (γ from 1, as the paper) |")
+    assert _row(table_1, "| SNLI (γ from 1, as the paper, no added regularization) |")
+    figure_1 = _section(text, "Figure 1: the metric against the part of the training set used")
+    assert "| SNLI (γ from 1, as the paper) | baseline | 0.1 |" in figure_1  # the task's own baseline beside it
+    assert "| SNLI (γ from 1, as the paper) | elmo | 0.1 | — | accuracy (dev) | 39.50 ± 0.71 (n=2) |" in figure_1
+
+
 def test_schedule_changes_are_listed_with_their_date_reason_and_runs(tmp_path):
     change = {"date": "2026-11-27", "epochs": [15, 25], "reason": "ELMo best at its last epochs on dev"}
     plan = {

@@ -46,7 +46,7 @@ def _tensors(instances, model):
 
 
 def test_the_shipped_configs_are_all_found():
-    assert len(CONFIGS) == 9  # elmo, baseline, bidaf baseline and six ablations
+    assert len(CONFIGS) == 10  # elmo, baseline, bidaf baseline, Tables 2 and 3's six ablations and gamma_1
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -95,6 +95,15 @@ def test_where_elmo_enters_sets_the_layer_sizes(config, at_input, at_output, squ
     assert (model._elmo is not None) == uses_elmo
     if uses_elmo:
         assert len(model._elmo._scalar_mixes) == int(at_input) + int(at_output)
+
+
+@pytest.mark.parametrize(
+    "config, gamma",
+    [("configs/squad_elmo.jsonnet", 0.1), ("configs/ablations/squad_gamma_1.jsonnet", 1.0)],
+)
+def test_gamma_starts_at_0_1_but_in_the_papers_own_setting(config, gamma, squad_environment, tiny_elmo):
+    _, _, _, model = _built(config, squad_environment)
+    assert [mix.gamma.item() for mix in model._elmo._scalar_mixes] == pytest.approx([gamma, gamma])
 
 
 def test_decoding_keeps_answers_within_the_span_limit():
