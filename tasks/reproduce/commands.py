@@ -20,6 +20,7 @@ from tasks.environment import PROJECT_ROOT
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.provenance import uncommitted_run_inputs
 from tasks.reproduce.report import build_report
+from tasks.reproduce.restate import configs_at, restate, restatements
 from tasks.reproduce.runner import Runner
 from tasks.reproduce.slurm import settings_from
 
@@ -74,6 +75,13 @@ class Reproduce(Command):
         )
         parser.add_argument("--dry-run", action="store_true", help="say what would run, and how, and stop")
         parser.add_argument(
+            "--restate-records",
+            metavar="SINCE",
+            help="instead of running: give each planned run without a record the record of a run that trained "
+            "the same under another name, its config at commit SINCE reading as the planned run's does now "
+            "(after a setting was adopted and the old one kept as an ablation); with --dry-run, say which",
+        )
+        parser.add_argument(
             "--allow-uncommitted",
             action="store_true",
             help="train although code, configs or plans differ from the commit checked out; each attempt then "
@@ -98,6 +106,9 @@ class Reproduce(Command):
             )
         parallel = args.parallel or (max(1, len(plan.runs) + len(plan.bilms)) if slurm else 1)
         runner = Runner(plan, runs_dir, args.only, parallel, slurm)
+        if args.restate_records:
+            restate_records(runner, args.restate_records, args.dry_run)
+            return
         if args.dry_run:
             runner.dry_run()
             return
@@ -110,6 +121,18 @@ class Reproduce(Command):
             markdown, html = build_report(runs_dir, Path(args.report_dir) if args.report_dir else runs_dir / "report")
             logger.info("Report: %s and %s", markdown, html)
         sys.exit(status)
+
+
+def restate_records(runner: Runner, since: str, dry_run: bool) -> None:
+    """Restates the records that changed configs since `since` left under old names (tasks.reproduce.restate)."""
+    with configs_at(since) as (commit, configs_then):
+        found = restatements(runner, configs_then)
+    for restatement in found:
+        verb = "would be" if dry_run else "is"
+        where = restatement.record.source if dry_run else restate(restatement, commit)
+        print(f"{restatement.record.name} {verb} {restatement.run.name}: {where}")
+    if not found:
+        print(f"No record to restate: every record whose config reads otherwise than at {since} is of no planned run.")
 
 
 def check_committed(root: Path, allowed: bool) -> None:

@@ -1105,9 +1105,10 @@ def error_summary(lines: Iterable[str]) -> str:
     return lines[-1] if lines else "no output"
 
 
-def config_identity(run: RunSpec, environment: Dict[str, str]) -> Optional[str]:
+def config_identity(run: RunSpec, environment: Dict[str, str], root: Path = PROJECT_ROOT) -> Optional[str]:
     """
-    The sha256 of the run's config as `allennlp train` reads it (its overrides and variables applied),
+    The sha256 of the run's config as `allennlp train` reads it (its overrides and variables applied;
+    the config file under `root`: the repository, or its configs as a commit had them),
     where the files it reads are named by their variables (their bytes have sha256s of their own, in
     `inputs`), with no machine's folders (`records.portable`) and without the activation cache's
     folder, which describes the machine: a config file edited since a run trained makes its record
@@ -1117,7 +1118,7 @@ def config_identity(run: RunSpec, environment: Dict[str, str]) -> Optional[str]:
 
     named = {**environment, **{name: f"<{name}>" for name in input_files(environment)}}
     try:
-        params = Params.from_file(str(PROJECT_ROOT / run.config), json.dumps(run.overrides), named)
+        params = Params.from_file(str(root / run.config), json.dumps(run.overrides), named)
     except Exception:  # noqa: BLE001 - any error: the run says it when it runs
         return None
     config = portable(_without_key(params.as_dict(quiet=True), "cache_directory"))

@@ -1,0 +1,151 @@
+"""
+Records restated under the names a plan now gives their runs.
+
+When a setting is adopted into a config and the old one is kept as an ablation (SNLI's γ now starts at
+0.1; `gamma_1` keeps the paper's 1), the runs trained with the old setting are, by what they trained,
+the ablation's runs, yet their records are under the old names, whose configs now read otherwise: the
+runner would train the ablation again and the old records would describe nothing. `allennlp reproduce
+PLAN --restate-records SINCE` finds, for each planned run with no record, a record whose run trained
+exactly that: the same task, seed, data and variables, and a config that read at commit SINCE (the
+commit before the change), overrides and variables applied, as the planned run's config reads now
+(`runner.config_identity`). It writes the record again under the planned run's name and spec, with
+what it was (`info.restated`), and removes the old one, which no longer holds for its own name.
+"""
+
+import contextlib
+import json
+import subprocess
+import tarfile
+import tempfile
+from datetime import datetime, timezone
+from io import BytesIO
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, NamedTuple, Tuple
+
+from allennlp.common.checks import ConfigurationError
+
+from tasks.environment import PROJECT_ROOT
+from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, RunSpec
+from tasks.reproduce.provenance import git_state
+from tasks.reproduce.records import portable, read_run_records, run_record_path, write_json
+from tasks.reproduce.results import RunResult
+from tasks.reproduce.runner import Runner, config_identity, with_defaults
+
+# What names a run, or describes it in words: free to differ between a record and the run it is restated as.
+_NAMING = ("name", "config_name", "config", "label", "overrides") + DESCRIPTIVE_FIELDS
+
+
+class Restatement(NamedTuple):
+    record: RunResult  # the record as it is
+    run: RunSpec  # the planned run it is restated as
+    config_sha256: str  # the config both read as
+
+
+def restatements(runner: Runner, then_root: Path) -> List[Restatement]:
+    """
+    Each planned run without a record that a record under another name trained, by the configs as
+    they were (`then_root`/configs, e.g. `configs_at(commit)`): a record that no longer holds for its
+    own name (its config reads otherwise now), with the run it is. A record is restated as one run at
+    most (the plan's first).
+    """
+    folders = ([runner.records] if runner.records else []) + runner.plan.reference_records
+    records = [record for folder in folders if folder.is_dir() for record in read_run_records(folder)]
+    found: List[Restatement] = []
+    taken = set()
+    for run in runner.runs:
+        if runner.record_of(run) is not None:
+            continue
+        environment = with_defaults(runner.environment(run))  # the same variables as the record's (_same_run)
+        identity = config_identity(run, environment)
+        if identity is None:
+            continue  # its config cannot be read: the run says why when it runs
+        for record in records:
+            if record.name in taken or not _same_run(record, run, runner):
+                continue
+            trained = _spec_of(record)
+            then = config_identity(trained, environment, then_root)
+            if then != identity or then == config_identity(trained, environment):
+                continue  # it trained another config, or it still holds for its own name
+            if record.info.get("config_sha256") not in (None, then):
+                continue  # it had trained another config already then
+            found.append(Restatement(record, run, identity))
+            taken.add(record.name)
+            break
+    return found
+
+
+def restate(restatement: Restatement, since: str) -> Path:
+    """
+    Writes the record under its run's name and spec, saying what it was and since which commit's
+    configs (`since`), and removes the old one.
+    """
+    record, run = restatement.record, restatement.run
+    old = Path(record.source)
+    info = dict(record.info)
+    info["restated"] = {
+        "from": record.name,
+        "spec": record.spec,
+        "config_sha256": restatement.config_sha256,
+        "since": since,
+        "at": git_state(PROJECT_ROOT).get("commit"),
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "why": f"{record.spec['config']} with its overrides then reads as {run.config} with its overrides now",
+    }
+    content = json.loads(old.read_text(encoding="utf-8"))
+    content.update({"name": run.name, "spec": portable(run.as_json()), "info": info})
+    new = run_record_path(old.parent, run.name)
+    if new != old and new.exists():
+        raise ConfigurationError(f"{new}: a record of {run.name} is there already; not restating {old} over it")
+    write_json(new, content, indent=1, sort_keys=True)
+    if new != old:
+        old.unlink()
+    return new
+
+
+def _same_run(record: RunResult, run: RunSpec, runner: Runner) -> bool:
+    """The same task, seed, data part and variables (input files by their bytes, not where they lie)."""
+    inputs = set(record.info.get("inputs", {}))
+    mine = _comparable(portable(run.as_json()), inputs)
+    theirs = _comparable(record.spec, inputs)
+    if mine != theirs:
+        return False
+    now = runner._inputs(run.task, run.environment, runner.environment(run))
+    recorded = record.info.get("inputs", {})
+    return all(recorded[name].get("sha256") == now.get(name, {}).get("sha256") for name in recorded)
+
+
+def _comparable(spec: Dict[str, Any], inputs) -> Dict[str, Any]:
+    environment = {name: None if name in inputs else value for name, value in spec.get("environment", {}).items()}
+    return {**{key: value for key, value in spec.items() if key not in _NAMING}, "environment": environment}
+
+
+def _spec_of(record: RunResult) -> RunSpec:
+    fields = {key: record.spec[key] for key in RunSpec._fields if key in record.spec}
+    fields["schedule_changes"] = tuple(fields.get("schedule_changes", ()))
+    return RunSpec(**fields)
+
+
+@contextlib.contextmanager
+def configs_at(revision: str) -> Iterator[Tuple[str, Path]]:
+    """The commit `revision` names, and a folder holding its configs/ (removed afterwards)."""
+    commit = _commit(revision)
+    with tempfile.TemporaryDirectory(prefix="configs-") as root:
+        _extract_configs(commit, Path(root))
+        yield commit, Path(root)
+
+
+def _commit(revision: str) -> str:
+    result = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"], cwd=PROJECT_ROOT, capture_output=True, text=True
+    )
+    if result.returncode != 0:
+        raise ConfigurationError(f"--restate-records: {revision!r} is not a commit of {PROJECT_ROOT}")
+    return result.stdout.strip()
+
+
+def _extract_configs(commit: str, root: Path) -> None:
+    """The configs folder as commit `commit` has it, under `root`."""
+    archive = subprocess.run(["git", "archive", commit, "configs"], cwd=PROJECT_ROOT, capture_output=True, check=True)
+    with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
+        tar.extractall(root, filter="data")
+

@@ -1,0 +1,153 @@
+"""Records restated under the names a plan now gives their runs, after a setting was adopted into a config."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from allennlp.common.checks import ConfigurationError
+
+from tasks.reproduce.plan import load_plan
+from tasks.reproduce.records import portable, read_run_record, write_run_record
+from tasks.reproduce.restate import configs_at, restate, restatements
+from tasks.reproduce.results import RunResult
+from tasks.reproduce.runner import RECORDED, START, Runner
+from tests.helpers.repository import ROOT
+
+GAMMA_1 = {"model.elmo.initial_gamma": 1.0}
+
+
+@pytest.fixture
+def configs_before_gamma(tmp_path):
+    """The repository's configs as they were before SNLI's ELMo started γ at 0.1 (the paper's 1 then)."""
+    then = tmp_path / "then"
+    shutil.copytree(ROOT / "configs", then / "configs")
+    lib = then / "configs" / "lib" / "snli.libsonnet"
+    adopted = lib.read_text()
+    assert "dropout: 0.0, gamma: 0.1 }" in adopted
+    lib.write_text(adopted.replace("dropout: 0.0, gamma: 0.1 }", "dropout: 0.0 }"))
+    return then
+
+
+def _plan(tmp_path, tiny_snli, tiny_elmo, experiments):
+    environment = {f"SNLI_{split}_DATA": str(tiny_snli) for split in ("TRAIN", "DEV", "TEST")}
+    environment.update({"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1])})
+    plan = {"name": "restating", "records": str(tmp_path / "records"), "environment": environment}
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps({**plan, "experiments": experiments}))
+    return load_plan(str(path))
+
+
+def _record(runner, run, accuracy):
+    """A finished run's record, as the runner writes it."""
+    inputs = runner._inputs(run.task, run.environment, runner.environment(run))
+    metrics = {"epoch": 3, "test_accuracy": accuracy}
+    result = RunResult(run.name, None, "finished", run.as_json(), {"inputs": inputs}, metrics, [], None, [], None, [])
+    return write_run_record(runner.records, result)
+
+
+def test_the_old_settings_records_become_the_ablations_that_keep_it(
+    tmp_path, tiny_snli, tiny_elmo, configs_before_gamma
+):
+    # The plan before: SNLI's baseline and ELMo (γ from 1 then), and ELMo at the input only, seeds 1 and 2.
+    before = _plan(
+        tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["baseline", "elmo", "input_only"], "seeds": [1, 2]}]
+    )
+    for index, run in enumerate(before.runs):
+        _record(Runner(before, tmp_path / "runs"), run, 0.5 + index / 100)
+    # The plan after: ELMo (now γ from 0.1), `gamma_1` (the paper's 1), and the input-only runs kept at γ = 1.
+    after = _plan(
+        tmp_path,
+        tiny_snli,
+        tiny_elmo,
+        [
+            {"task": "snli", "configs": ["baseline", "elmo", "gamma_1"], "seeds": [1, 2]},
+            {"task": "snli", "configs": ["input_only"], "seeds": [1], "overrides": GAMMA_1},
+        ],
+    )
+    runner = Runner(after, tmp_path / "runs")
+    runs = {run.name: run for run in after.runs}
+    assert runner.state(runs["snli-gamma_1-seed1"]) == START and runner.state(runs["snli-input_only-seed1"]) == START
+
+    found = restatements(runner, configs_before_gamma)
+
+    assert [(r.record.name, r.run.name) for r in found] == [
+        ("snli-elmo-seed1", "snli-gamma_1-seed1"),
+        ("snli-elmo-seed2", "snli-gamma_1-seed2"),
+        ("snli-input_only-seed1", "snli-input_only-seed1"),  # the same name, now with γ = 1 said
+    ]
+    for restatement in found:
+        restate(restatement, "0123abc")
+    records = tmp_path / "records"
+    assert sorted(path.stem for path in records.glob("*.json")) == [
+        "snli-baseline-seed1",
+        "snli-baseline-seed2",
+        "snli-gamma_1-seed1",
+        "snli-gamma_1-seed2",
+        "snli-input_only-seed1",
+        "snli-input_only-seed2",  # its plan has no run of it now: left as it was
+    ]
+    restated = read_run_record(records, "snli-gamma_1-seed2")
+    assert restated.spec == portable(runs["snli-gamma_1-seed2"].as_json())
+    assert restated.metrics == {"epoch": 3, "test_accuracy": 0.53}  # seed 2's ELMo record, the 4th written
+    said = restated.info["restated"]
+    assert said["from"] == "snli-elmo-seed2" and said["spec"]["config"] == "configs/snli_elmo.jsonnet"
+    assert said["since"] == "0123abc" and said["config_sha256"] == found[1].config_sha256
+    runner = Runner(after, tmp_path / "runs")
+    states = {name: runner.state(run) for name, run in runs.items()}
+    assert states == {
+        "snli-baseline-seed1": RECORDED,
+        "snli-baseline-seed2": RECORDED,
+        "snli-elmo-seed1": START,  # γ from 0.1: trained anew
+        "snli-elmo-seed2": START,
+        "snli-gamma_1-seed1": RECORDED,
+        "snli-gamma_1-seed2": RECORDED,
+        "snli-input_only-seed1": RECORDED,
+    }
+    assert restatements(runner, configs_before_gamma) == []  # nothing left to restate
+
+
+def test_a_record_is_restated_only_as_the_same_training(tmp_path, tiny_snli, tiny_elmo, configs_before_gamma):
+    before = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["elmo"], "seeds": [1]}])
+    record = _record(Runner(before, tmp_path / "runs"), before.runs[0], 0.5)
+    # Another seed, another schedule, or ELMo at the input only: not what the record trained.
+    for experiment in (
+        {"task": "snli", "configs": ["gamma_1"], "seeds": [2]},
+        {"task": "snli", "configs": ["gamma_1"], "seeds": [1], "overrides": {"trainer.num_epochs": 2}},
+        {"task": "snli", "configs": ["input_only"], "seeds": [1], "overrides": GAMMA_1},
+    ):
+        runner = Runner(_plan(tmp_path, tiny_snli, tiny_elmo, [experiment]), tmp_path / "runs")
+        assert restatements(runner, configs_before_gamma) == []
+    # The same run on other data bytes (the training file changed since): not restated either.
+    after = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["gamma_1"], "seeds": [1]}])
+    original = record.read_text()
+    changed = json.loads(original)
+    changed["info"]["inputs"]["SNLI_TRAIN_DATA"]["sha256"] = "0" * 64
+    record.write_text(json.dumps(changed))
+    assert restatements(Runner(after, tmp_path / "runs"), configs_before_gamma) == []
+    record.write_text(original)
+    assert len(restatements(Runner(after, tmp_path / "runs"), configs_before_gamma)) == 1
+    # Against the configs as they are now, nothing changed: nothing to restate.
+    assert restatements(Runner(after, tmp_path / "runs"), ROOT) == []
+
+
+def test_restating_refuses_a_name_another_record_has(tmp_path, tiny_snli, tiny_elmo, configs_before_gamma):
+    before = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["elmo"], "seeds": [1]}])
+    _record(Runner(before, tmp_path / "runs"), before.runs[0], 0.5)
+    after = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["gamma_1"], "seeds": [1]}])
+    [found] = restatements(Runner(after, tmp_path / "runs"), configs_before_gamma)
+    (tmp_path / "records" / "snli-gamma_1-seed1.json").write_text("{}")  # e.g. written meanwhile
+    with pytest.raises(ConfigurationError, match="snli-gamma_1-seed1.json: a record of snli-gamma_1-seed1 is there"):
+        restate(found, "0123abc")
+    assert (tmp_path / "records" / "snli-elmo-seed1.json").is_file()  # nothing lost
+
+
+def test_the_configs_of_a_commit_are_read_from_git():
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    with configs_at("HEAD") as (commit, root):
+        assert commit == head.strip()
+        assert (root / "configs" / "snli_elmo.jsonnet").is_file()
+    assert not root.exists()
+    with pytest.raises(ConfigurationError, match="'no-such-commit' is not a commit of"):
+        with configs_at("no-such-commit"):
+            pass
