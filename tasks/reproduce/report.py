@@ -751,7 +751,8 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
         if config in (BASELINE, ELMO):
             curves[(task, label)][(config, fraction)] = group
     for (task, label), cells in curves.items():
-        if label and not any(config == BASELINE for config, _ in cells):  # an ELMo variant: the task's own baseline
+        # an ELMo variant run at two fractions or more, with no baseline of its own: the task's beside it
+        if label and len({fraction for _, fraction in cells}) > 1 and not any(c == BASELINE for c, _ in cells):
             cells.update({key: group for key, group in curves.get((task, ""), {}).items() if key[0] == BASELINE})
     panels, rows = [], []
     for (task, label), cells in sorted(curves.items(), key=lambda item: (list(TASKS).index(item[0][0]), item[0][1])):
@@ -834,7 +835,7 @@ def _figure_2(groups: Dict[GroupKey, Group]) -> List[Block]:
                 mixes_by_place[mix.place].append(mix)
         if not mixes_by_place:
             continue
-        labelled = f" {label}" if label else ""
+        labelled = f" ({_label_words(label)})" if label else ""
         fraction_note = f" fraction {fraction:g}" if fraction != 1 else ""
         name = f"{TASKS[task].title} {config}{labelled}{fraction_note}"
         for place, mixes in sorted(mixes_by_place.items()):

@@ -519,6 +519,7 @@ def test_the_papers_own_setting_kept_as_an_ablation_is_a_row_and_a_panel_beside_
     figure_1 = _section(text, "Figure 1: the metric against the part of the training set used")
     assert "| SNLI (γ from 1, as the paper) | baseline | 0.1 |" in figure_1  # the task's own baseline beside it
     assert "| SNLI (γ from 1, as the paper) | elmo | 0.1 | — | accuracy (dev) | 39.50 ± 0.71 (n=2) |" in figure_1
+    assert "no added regularization" not in figure_1  # all of the data only: no curve to draw
 
 
 def test_schedule_changes_are_listed_with_their_date_reason_and_runs(tmp_path):
