@@ -129,7 +129,7 @@ def restate_records(runner: Runner, since: str, dry_run: bool) -> None:
         found = restatements(runner, configs_then)
     for restatement in found:
         verb = "would be" if dry_run else "is"
-        where = restatement.record.source if dry_run else restate(restatement, commit)
+        where = restatement.record.source if dry_run else restate(restatement, commit, runner.runs_dir)
         print(f"{restatement.record.name} {verb} {restatement.run.name}: {where}")
     if not found:
         print(f"No record to restate: every record whose config reads otherwise than at {since} is of no planned run.")

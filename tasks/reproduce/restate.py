@@ -20,16 +20,17 @@ import tempfile
 from datetime import datetime, timezone
 from io import BytesIO
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, NamedTuple, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
 from tasks.environment import PROJECT_ROOT
-from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, RunSpec
+from tasks.reproduce.layout import RUN_INFO, is_finished, write_json
+from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, RunSpec, same_training
 from tasks.reproduce.provenance import git_state
-from tasks.reproduce.records import portable, read_run_records, run_record_path, write_json
+from tasks.reproduce.records import portable, read_run_records, run_record_path
 from tasks.reproduce.results import RunResult
-from tasks.reproduce.runner import Runner, config_identity, with_defaults
+from tasks.reproduce.runner import Runner, config_identity, read_json, with_defaults
 
 # What names a run, or describes it in words: free to differ between a record and the run it is restated as.
 _NAMING = ("name", "config_name", "config", "label", "overrides") + DESCRIPTIVE_FIELDS
@@ -74,15 +75,15 @@ def restatements(runner: Runner, then_root: Path) -> List[Restatement]:
     return found
 
 
-def restate(restatement: Restatement, since: str) -> Path:
+def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = None) -> Path:
     """
     Writes the record under its run's name and spec, saying what it was and since which commit's
-    configs (`since`), and removes the old one.
+    configs (`since`), and removes the old one. Where `runs_dir` holds the run's finished directory
+    (the machine that trained it), the directory is renamed and its run_info.json restated alike, so
+    the runner finds the run there as the plan now names it.
     """
     record, run = restatement.record, restatement.run
-    old = Path(record.source)
-    info = dict(record.info)
-    info["restated"] = {
+    restated = {
         "from": record.name,
         "spec": record.spec,
         "config_sha256": restatement.config_sha256,
@@ -91,15 +92,37 @@ def restate(restatement: Restatement, since: str) -> Path:
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "why": f"{record.spec['config']} with its overrides then reads as {run.config} with its overrides now",
     }
-    content = json.loads(old.read_text(encoding="utf-8"))
-    content.update({"name": run.name, "spec": portable(run.as_json()), "info": info})
+    old = Path(record.source)
     new = run_record_path(old.parent, run.name)
-    if new != old and new.exists():
-        raise ConfigurationError(f"{new}: a record of {run.name} is there already; not restating {old} over it")
+    directory = runs_dir / record.name if runs_dir is not None else None
+    if directory is not None and not _holds(directory, record):
+        directory = None
+    clashes = ([new] if new != old else []) + ([directory.with_name(run.name)] if directory and run.name != record.name else [])
+    for taken in clashes:
+        if taken.exists():
+            raise ConfigurationError(f"{taken}: {run.name} is there already; not restating {record.name} over it")
+    content = json.loads(old.read_text(encoding="utf-8"))
+    info = portable(_said(record.info, run, restated))
+    content.update({"name": run.name, "spec": portable(run.as_json()), "info": info})
     write_json(new, content, indent=1, sort_keys=True)
     if new != old:
         old.unlink()
+    if directory is not None:
+        write_json(directory / RUN_INFO, _said(read_json(directory / RUN_INFO), run, restated))
+        if run.name != record.name:
+            directory.rename(directory.with_name(run.name))
     return new
+
+
+def _said(info: Dict[str, Any], run: RunSpec, restated: Dict[str, Any]) -> Dict[str, Any]:
+    """A run's info as the planned run's, with what it was."""
+    return {**info, "name": run.name, "spec": run.as_json(), "restated": restated}
+
+
+def _holds(directory: Path, record: RunResult) -> bool:
+    """Whether a run directory holds the finished run the record is of."""
+    info = read_json(directory / RUN_INFO) if is_finished(directory) else None
+    return info is not None and same_training(portable(info.get("spec", {})), record.spec)
 
 
 def _same_run(record: RunResult, run: RunSpec, runner: Runner) -> bool:

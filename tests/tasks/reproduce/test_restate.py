@@ -11,7 +11,7 @@ from tasks.reproduce.plan import load_plan
 from tasks.reproduce.records import portable, read_run_record, write_run_record
 from tasks.reproduce.restate import configs_at, restate, restatements
 from tasks.reproduce.results import RunResult
-from tasks.reproduce.runner import RECORDED, START, Runner
+from tasks.reproduce.runner import FINISHED, RECORDED, START, Runner
 from tests.helpers.repository import ROOT
 
 GAMMA_1 = {"model.elmo.initial_gamma": 1.0}
@@ -107,6 +107,41 @@ def test_the_old_settings_records_become_the_ablations_that_keep_it(
     assert restatements(runner, configs_before_gamma) == []  # nothing left to restate
 
 
+def test_on_the_machine_that_trained_them_the_run_directories_are_restated_too(
+    tmp_path, tiny_snli, tiny_elmo, configs_before_gamma
+):
+    before = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["elmo", "input_only"], "seeds": [1]}])
+    runs_dir = tmp_path / "runs"
+    for run in before.runs:
+        record = read_run_record(tmp_path / "records", _record(Runner(before, runs_dir), run, 0.5).stem)
+        directory = runs_dir / run.name
+        directory.mkdir(parents=True)
+        (directory / "run_info.json").write_text(json.dumps({**record.info, "name": run.name, "spec": run.as_json()}))
+        (directory / "metrics.json").write_text(json.dumps(record.metrics))
+        (directory / "model.tar.gz").write_bytes(b"")
+    after = _plan(
+        tmp_path,
+        tiny_snli,
+        tiny_elmo,
+        [
+            {"task": "snli", "configs": ["gamma_1"], "seeds": [1]},
+            {"task": "snli", "configs": ["input_only"], "seeds": [1], "overrides": GAMMA_1},
+        ],
+    )
+    runner = Runner(after, runs_dir)
+    assert runner.states() == {"snli-gamma_1-seed1": START, "snli-input_only-seed1": "changed"}
+    for restatement in restatements(runner, configs_before_gamma):
+        restate(restatement, "0123abc", runs_dir)
+    assert sorted(path.name for path in runs_dir.iterdir() if path.is_dir()) == ["snli-gamma_1-seed1", "snli-input_only-seed1"]
+    runner = Runner(after, runs_dir)
+    assert runner.states() == {"snli-gamma_1-seed1": FINISHED, "snli-input_only-seed1": FINISHED}
+    records = {path.name: path.read_text() for path in (tmp_path / "records").glob("*.json")}
+    runner._keep_records()  # the directories and the records say the same: nothing rewritten
+    assert {path.name: path.read_text() for path in (tmp_path / "records").glob("*.json")} == records
+    said = json.loads((runs_dir / "snli-gamma_1-seed1" / "run_info.json").read_text())
+    assert said["spec"]["config_name"] == "gamma_1" and said["restated"]["from"] == "snli-elmo-seed1"
+
+
 def test_a_record_is_restated_only_as_the_same_training(tmp_path, tiny_snli, tiny_elmo, configs_before_gamma):
     before = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["elmo"], "seeds": [1]}])
     record = _record(Runner(before, tmp_path / "runs"), before.runs[0], 0.5)
@@ -137,7 +172,7 @@ def test_restating_refuses_a_name_another_record_has(tmp_path, tiny_snli, tiny_e
     after = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["gamma_1"], "seeds": [1]}])
     [found] = restatements(Runner(after, tmp_path / "runs"), configs_before_gamma)
     (tmp_path / "records" / "snli-gamma_1-seed1.json").write_text("{}")  # e.g. written meanwhile
-    with pytest.raises(ConfigurationError, match="snli-gamma_1-seed1.json: a record of snli-gamma_1-seed1 is there"):
+    with pytest.raises(ConfigurationError, match="snli-gamma_1-seed1.json: snli-gamma_1-seed1 is there already; not restating snli-elmo-seed1 over it"):
         restate(found, "0123abc")
     assert (tmp_path / "records" / "snli-elmo-seed1.json").is_file()  # nothing lost
 
