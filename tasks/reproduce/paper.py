@@ -61,6 +61,8 @@ BASELINE, ELMO = "baseline", "elmo"
 # did not write (docs/elmo_losses.md).
 STOCK_PREFIX = "stock_"
 STOCK_CONFIGS = ("stock_esim", "stock_esim_elmo", "stock_crf_tagger", "stock_crf_tagger_elmo")
+# Each task's stock pair: allennlp-models' config without ELMo and with AllenNLP's own ELMo embedder.
+STOCK_PAIRS = {"snli": ("stock_esim", "stock_esim_elmo"), "ner": ("stock_crf_tagger", "stock_crf_tagger_elmo")}
 
 ABLATIONS = (
     "top_layer",

@@ -522,6 +522,32 @@ def test_the_papers_own_setting_kept_as_an_ablation_is_a_row_and_a_panel_beside_
     assert "no added regularization" not in figure_1  # all of the data only: no curve to draw
 
 
+def test_the_stock_pipeline_is_set_beside_the_suites_own_rows(tmp_path):
+    """allennlp-models' ESIM with and without AllenNLP's ELMo embedder, beside the suite's SNLI rows; not for NER."""
+    plan_path = tmp_path / "plan.json"
+    experiments = [
+        {"task": "snli", "configs": ["baseline", "elmo", "stock_esim", "stock_esim_elmo"], "seeds": [1, 2]},
+        {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1]},
+    ]
+    plan_path.write_text(json.dumps({"name": "fixture", "experiments": experiments}))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    scores = {"baseline": (0.52, 0.53), "elmo": (0.53, 0.54), "stock_esim": (0.50, 0.51), "stock_esim_elmo": (0.55, 0.56)}
+    for run in load_plan(str(plan_path)).runs:
+        if run.task == "snli" and run.name != "snli-stock_esim_elmo-seed2":  # one stock ELMo run not there yet
+            _write_run(runs_dir, run, "finished", scores[run.config_name][run.seed - 1])
+    text = build_report(runs_dir, tmp_path / "report")[0].read_text()
+    section = _section(text, "The suite against allennlp-models' own configs")
+    assert _row(section, "| SNLI |") == (
+        "| SNLI | accuracy (dev) | 52.50 ± 0.71 (n=2) | 53.50 ± 0.71 (n=2) | +1.00 [-2.04, +4.04]: inconclusive (p = 0.146) |"
+    )
+    assert _row(section, "| SNLI: allennlp-models' `stock_esim` → `stock_esim_elmo` |") == (
+        "| SNLI: allennlp-models' `stock_esim` → `stock_esim_elmo` | accuracy (dev) | 50.50 ± 0.71 (n=2) | "
+        "55.00 (n=1) | +4.50 (no interval: n = 2 baseline, 1 ELMo): inconclusive |"
+    )
+    assert "NER" not in section  # no stock runs of it here
+
+
 def test_schedule_changes_are_listed_with_their_date_reason_and_runs(tmp_path):
     change = {"date": "2026-11-27", "epochs": [15, 25], "reason": "ELMo best at its last epochs on dev"}
     plan = {
