@@ -90,30 +90,18 @@ def run_logged(command: List[str], environment: Dict[str, str], cwd: str, log: s
     """
     What each job runs on its node: `command` at `cwd`, its output appended to `log`; its exit code.
     SIGTERM and SIGINT (Slurm's at the time limit or a preemption, scancel's) are passed on to the
-    command. submitit's early warning of the time limit (SIGUSR2) is ignored: the training goes on to
-    the limit, and the runner, not submitit, submits it again with --recover from its last checkpoint.
+    command: the training goes on to the limit, and the runner, not submitit, submits it again with
+    --recover from its last checkpoint.
     """
     with open(log, "ab") as output:
-        process = subprocess.Popen(
-            command,
-            cwd=cwd,
-            env=environment,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            preexec_fn=_ignore_time_limit_warning,  # Slurm signals every process of the job, the command too
-        )
+        process = subprocess.Popen(command, cwd=cwd, env=environment, stdout=output, stderr=subprocess.STDOUT)
 
         def forward(number, _frame):
             process.send_signal(number)
 
         for number in (signal.SIGTERM, signal.SIGINT):
             signal.signal(number, forward)
-        signal.signal(signal.SIGUSR2, signal.SIG_IGN)
         return process.wait()
-
-
-def _ignore_time_limit_warning() -> None:
-    signal.signal(signal.SIGUSR2, signal.SIG_IGN)
 
 
 class JobEnd(NamedTuple):
@@ -144,8 +132,11 @@ class SlurmExecutor:
         resources = self.settings.resources_of(task)
         executor = self._submitit.AutoExecutor(folder=str(self.folder / name / "%j"), cluster="slurm")
         # Ended early (time limit, preemption), a job is not requeued by Slurm (it would train again from the
-        # start into a folder that holds a checkpoint): the runner submits it again with --recover.
-        additional: Dict[str, Any] = {"no-requeue": True}
+        # start into a folder that holds a checkpoint): the runner submits it again with --recover. submitit's
+        # warning before the time limit (SIGUSR2, whose default action kills) is sent as SIGURG, which every
+        # process ignores unless it asks for it: Slurm may send it up to a minute early, and a job starting
+        # under load (submitit unpickling the function imports the suite) was killed by it before any handler.
+        additional: Dict[str, Any] = {"no-requeue": True, "signal": "URG@60"}
         if dependency:
             additional.update({"dependency": f"afterok:{dependency}", "kill-on-invalid-dep": "yes"})
         executor.update_parameters(
@@ -157,9 +148,6 @@ class SlurmExecutor:
             slurm_partition=self.settings.partition,
             slurm_account=self.settings.account,
             slurm_additional_parameters=additional,
-            # submitit's warning before the time limit, which run_logged ignores: early enough to be caught
-            # once the job runs, even with a limit of a minute
-            slurm_signal_delay_s=min(60, resources.time_min * 15),
         )
         job_environment = dict(environment)
         job_environment.setdefault("OMP_NUM_THREADS", str(resources.cpus))

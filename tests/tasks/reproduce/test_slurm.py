@@ -149,6 +149,10 @@ def test_a_job_past_its_time_limit_is_submitted_again_with_recover_until_it_fini
     assert "submitted again with --recover" in result.stderr
     assert json.loads((runs_dir / "ner-baseline-seed5" / "metrics.json").read_text())["epoch"] == 39
     assert os.path.isfile(runs_dir / "ner-baseline-seed5" / "model.tar.gz")
+    # submitit's early warning comes as SIGURG, which kills nothing: under load, a job still starting when
+    # Slurm sent the default SIGUSR2 (up to a minute early with a 1-minute limit) died of it, FAILED
+    scripts = sorted((runs_dir / ".slurm" / "ner-baseline-seed5").glob("*/*_submission.sh"))
+    assert len(scripts) == len(attempts) and all("#SBATCH --signal=URG@60" in s.read_text() for s in scripts)
 
 
 def test_runs_that_read_a_finetuned_biLM_are_submitted_after_it(cluster, tmp_path, tiny_conll, tiny_elmo):
