@@ -20,7 +20,7 @@ from tasks.environment import PROJECT_ROOT
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.provenance import uncommitted_run_inputs
 from tasks.reproduce.report import build_report
-from tasks.reproduce.restate import configs_at, restate, restatements
+from tasks.reproduce.restate import configs_at, restate
 from tasks.reproduce.runner import Runner
 from tasks.reproduce.slurm import settings_from
 
@@ -126,7 +126,7 @@ class Reproduce(Command):
 def restate_records(runner: Runner, since: str, dry_run: bool) -> None:
     """Restates the records that changed configs since `since` left under old names (tasks.reproduce.restate)."""
     with configs_at(since) as (commit, configs_then):
-        found = restatements(runner, configs_then)
+        found = runner.restatements(configs_then)
     for restatement in found:
         verb = "would be" if dry_run else "is"
         where = restatement.record.source if dry_run else restate(restatement, commit, runner.runs_dir)

@@ -5,11 +5,12 @@ When a setting is adopted into a config and the old one is kept as an ablation (
 0.1; `gamma_1` keeps the paper's 1), the runs trained with the old setting are, by what they trained,
 the ablation's runs, yet their records are under the old names, whose configs now read otherwise: the
 runner would train the ablation again and the old records would describe nothing. `allennlp reproduce
-PLAN --restate-records SINCE` finds, for each planned run with no record, a record whose run trained
-exactly that: the same task, seed, data and variables, and a config that read at commit SINCE (the
-commit before the change), overrides and variables applied, as the planned run's config reads now
-(`runner.config_identity`). It writes the record again under the planned run's name and spec, with
-what it was (`info.restated`), and removes the old one, which no longer holds for its own name.
+PLAN --restate-records SINCE` finds (`Runner.restatements`), for each planned run with no record, a
+record whose run trained exactly that: the same task, seed, data and variables, input files of the
+same bytes, and a config that read at commit SINCE (the commit before the change), overrides and
+variables applied, as the planned run's config reads now (`runner.config_identity`). It writes the
+record again under the planned run's name and spec, with what it was (`info.restated`), and removes
+the old one, which no longer holds for its own name.
 """
 
 import contextlib
@@ -20,7 +21,7 @@ import tempfile
 from datetime import datetime, timezone
 from io import BytesIO
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Iterator, NamedTuple, Optional, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
@@ -28,9 +29,8 @@ from tasks.environment import PROJECT_ROOT
 from tasks.reproduce.layout import RUN_INFO, is_finished, write_json
 from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, RunSpec, same_training
 from tasks.reproduce.provenance import git_state
-from tasks.reproduce.records import portable, read_run_records, run_record_path
+from tasks.reproduce.records import portable, run_record_path
 from tasks.reproduce.results import RunResult
-from tasks.reproduce.runner import Runner, config_identity, read_json, with_defaults
 
 # What names a run, or describes it in words: free to differ between a record and the run it is restated as.
 _NAMING = ("name", "config_name", "config", "label", "overrides") + DESCRIPTIVE_FIELDS
@@ -40,39 +40,6 @@ class Restatement(NamedTuple):
     record: RunResult  # the record as it is
     run: RunSpec  # the planned run it is restated as
     config_sha256: str  # the config both read as
-
-
-def restatements(runner: Runner, then_root: Path) -> List[Restatement]:
-    """
-    Each planned run without a record that a record under another name trained, by the configs as
-    they were (`then_root`/configs, e.g. `configs_at(commit)`): a record that no longer holds for its
-    own name (its config reads otherwise now), with the run it is. A record is restated as one run at
-    most (the plan's first).
-    """
-    folders = ([runner.records] if runner.records else []) + runner.plan.reference_records
-    records = [record for folder in folders if folder.is_dir() for record in read_run_records(folder)]
-    found: List[Restatement] = []
-    taken = set()
-    for run in runner.runs:
-        if runner.record_of(run) is not None:
-            continue
-        environment = with_defaults(runner.environment(run))  # the same variables as the record's (_same_run)
-        identity = config_identity(run, environment)
-        if identity is None:
-            continue  # its config cannot be read: the run says why when it runs
-        for record in records:
-            if record.name in taken or not _same_run(record, run, runner):
-                continue
-            trained = _spec_of(record)
-            then = config_identity(trained, environment, then_root)
-            if then != identity or then == config_identity(trained, environment):
-                continue  # it trained another config, or it still holds for its own name
-            if record.info.get("config_sha256") not in (None, then):
-                continue  # it had trained another config already then
-            found.append(Restatement(record, run, identity))
-            taken.add(record.name)
-            break
-    return found
 
 
 def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = None) -> Path:
@@ -97,7 +64,9 @@ def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = Non
     directory = runs_dir / record.name if runs_dir is not None else None
     if directory is not None and not _holds(directory, record):
         directory = None
-    clashes = ([new] if new != old else []) + ([directory.with_name(run.name)] if directory and run.name != record.name else [])
+    clashes = ([new] if new != old else []) + (
+        [directory.with_name(run.name)] if directory and run.name != record.name else []
+    )
     for taken in clashes:
         if taken.exists():
             raise ConfigurationError(f"{taken}: {run.name} is there already; not restating {record.name} over it")
@@ -108,7 +77,7 @@ def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = Non
     if new != old:
         old.unlink()
     if directory is not None:
-        write_json(directory / RUN_INFO, _said(read_json(directory / RUN_INFO), run, restated))
+        write_json(directory / RUN_INFO, _said(_read(directory / RUN_INFO), run, restated))
         if run.name != record.name:
             directory.rename(directory.with_name(run.name))
     return new
@@ -119,22 +88,21 @@ def _said(info: Dict[str, Any], run: RunSpec, restated: Dict[str, Any]) -> Dict[
     return {**info, "name": run.name, "spec": run.as_json(), "restated": restated}
 
 
+def _read(path: Path) -> Dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def _holds(directory: Path, record: RunResult) -> bool:
     """Whether a run directory holds the finished run the record is of."""
-    info = read_json(directory / RUN_INFO) if is_finished(directory) else None
-    return info is not None and same_training(portable(info.get("spec", {})), record.spec)
-
-
-def _same_run(record: RunResult, run: RunSpec, runner: Runner) -> bool:
-    """The same task, seed, data part and variables (input files by their bytes, not where they lie)."""
-    inputs = set(record.info.get("inputs", {}))
-    mine = _comparable(portable(run.as_json()), inputs)
-    theirs = _comparable(record.spec, inputs)
-    if mine != theirs:
+    if not is_finished(directory) or not (directory / RUN_INFO).is_file():
         return False
-    now = runner._inputs(run.task, run.environment, runner.environment(run))
-    recorded = record.info.get("inputs", {})
-    return all(recorded[name].get("sha256") == now.get(name, {}).get("sha256") for name in recorded)
+    return same_training(portable(_read(directory / RUN_INFO).get("spec", {})), record.spec)
+
+
+def same_setup(record: RunResult, run: RunSpec) -> bool:
+    """The same task, seed, data part and variables (input files by name: their bytes are compared apart)."""
+    inputs = set(record.info.get("inputs", {}))
+    return _comparable(portable(run.as_json()), inputs) == _comparable(record.spec, inputs)
 
 
 def _comparable(spec: Dict[str, Any], inputs) -> Dict[str, Any]:
@@ -142,7 +110,8 @@ def _comparable(spec: Dict[str, Any], inputs) -> Dict[str, Any]:
     return {**{key: value for key, value in spec.items() if key not in _NAMING}, "environment": environment}
 
 
-def _spec_of(record: RunResult) -> RunSpec:
+def spec_of(record: RunResult) -> RunSpec:
+    """The run a record is of, as the plan would give it."""
     fields = {key: record.spec[key] for key in RunSpec._fields if key in record.spec}
     fields["schedule_changes"] = tuple(fields.get("schedule_changes", ()))
     return RunSpec(**fields)
@@ -171,4 +140,3 @@ def _extract_configs(commit: str, root: Path) -> None:
     archive = subprocess.run(["git", "archive", commit, "configs"], cwd=PROJECT_ROOT, capture_output=True, check=True)
     with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
         tar.extractall(root, filter="data")
-

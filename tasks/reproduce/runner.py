@@ -105,9 +105,11 @@ from tasks.reproduce.records import (
     portable,
     read_bilm_record,
     read_run_record,
+    read_run_records,
     write_bilm_record,
     write_run_record,
 )
+from tasks.reproduce.restate import Restatement, same_setup, spec_of
 from tasks.reproduce.results import BilmResult, RunResult, read_bilms, read_run
 from tasks.reproduce.resume import adopt, config_differences, sort_differences
 from tasks.reproduce.slurm import COME_BACK, SlurmExecutor, SlurmSettings
@@ -266,6 +268,42 @@ class Runner:
         """The input files of a run whose bytes differ from those on record, each said with both hashes."""
         recorded = (read_run_info(self.runs_dir / run.name) or {}).get("inputs", {})
         return _changes(recorded, self._inputs(run.task, run.environment, self.environment(run)))
+
+    def restatements(self, then_root: Path) -> List[Restatement]:
+        """
+        Each planned run without a record that a record under another name trained, by the configs
+        as they were (`then_root`/configs: `restate.configs_at(commit)`): a record that no longer holds
+        for its own name (its config reads otherwise now), of the same setup and input bytes, with the
+        run it is (tasks.reproduce.restate). A record is restated as one run at most (the plan's first).
+        """
+        folders = ([self.records] if self.records else []) + self.plan.reference_records
+        records = [record for folder in folders if folder.is_dir() for record in read_run_records(folder)]
+        found: List[Restatement] = []
+        for run in self.runs:
+            if self.record_of(run) is not None:
+                continue
+            environment = with_defaults(self.environment(run))  # the record's too, where its setup is the same
+            identity = config_identity(run, environment)
+            if identity is None:
+                continue  # its config cannot be read: the run says why when it runs
+            now = self._inputs(run.task, run.environment, self.environment(run))
+            for record in records:
+                if any(restated.record is record for restated in found):
+                    continue
+                recorded = record.info.get("inputs", {})
+                if not same_setup(record, run) or any(
+                    then.get("sha256") != now.get(name, {}).get("sha256") for name, then in recorded.items()
+                ):
+                    continue
+                trained = spec_of(record)
+                then = config_identity(trained, environment, then_root)
+                if then != identity or then == config_identity(trained, environment):
+                    continue  # it trained another config, or it still holds for its own name
+                if record.info.get("config_sha256") not in (None, then):
+                    continue  # it had trained another config already then
+                found.append(Restatement(record, run, identity))
+                break
+        return found
 
     def changed_bilm_inputs(self, name: str) -> List[str]:
         """The same for a fine-tuned biLM, built here or recorded: its starting biLM and its task's data."""

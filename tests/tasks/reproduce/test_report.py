@@ -532,14 +532,20 @@ def test_the_stock_pipeline_is_set_beside_the_suites_own_rows(tmp_path):
     plan_path.write_text(json.dumps({"name": "fixture", "experiments": experiments}))
     runs_dir = tmp_path / "runs"
     runs_dir.mkdir()
-    scores = {"baseline": (0.52, 0.53), "elmo": (0.53, 0.54), "stock_esim": (0.50, 0.51), "stock_esim_elmo": (0.55, 0.56)}
+    scores = {
+        "baseline": (0.52, 0.53),
+        "elmo": (0.53, 0.54),
+        "stock_esim": (0.50, 0.51),
+        "stock_esim_elmo": (0.55, 0.56),
+    }
     for run in load_plan(str(plan_path)).runs:
         if run.task == "snli" and run.name != "snli-stock_esim_elmo-seed2":  # one stock ELMo run not there yet
             _write_run(runs_dir, run, "finished", scores[run.config_name][run.seed - 1])
     text = build_report(runs_dir, tmp_path / "report")[0].read_text()
     section = _section(text, "The suite against allennlp-models' own configs")
     assert _row(section, "| SNLI |") == (
-        "| SNLI | accuracy (dev) | 52.50 ± 0.71 (n=2) | 53.50 ± 0.71 (n=2) | +1.00 [-2.04, +4.04]: inconclusive (p = 0.146) |"
+        "| SNLI | accuracy (dev) | 52.50 ± 0.71 (n=2) | 53.50 ± 0.71 (n=2) | "
+        "+1.00 [-2.04, +4.04]: inconclusive (p = 0.146) |"
     )
     assert _row(section, "| SNLI: allennlp-models' `stock_esim` → `stock_esim_elmo` |") == (
         "| SNLI: allennlp-models' `stock_esim` → `stock_esim_elmo` | accuracy (dev) | 50.50 ± 0.71 (n=2) | "

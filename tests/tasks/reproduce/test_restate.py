@@ -9,7 +9,7 @@ from allennlp.common.checks import ConfigurationError
 
 from tasks.reproduce.plan import load_plan
 from tasks.reproduce.records import portable, read_run_record, write_run_record
-from tasks.reproduce.restate import configs_at, restate, restatements
+from tasks.reproduce.restate import configs_at, restate
 from tasks.reproduce.results import RunResult
 from tasks.reproduce.runner import FINISHED, RECORDED, START, Runner
 from tests.helpers.repository import ROOT
@@ -51,7 +51,10 @@ def test_the_old_settings_records_become_the_ablations_that_keep_it(
 ):
     # The plan before: SNLI's baseline and ELMo (γ from 1 then), and ELMo at the input only, seeds 1 and 2.
     before = _plan(
-        tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["baseline", "elmo", "input_only"], "seeds": [1, 2]}]
+        tmp_path,
+        tiny_snli,
+        tiny_elmo,
+        [{"task": "snli", "configs": ["baseline", "elmo", "input_only"], "seeds": [1, 2]}],
     )
     for index, run in enumerate(before.runs):
         _record(Runner(before, tmp_path / "runs"), run, 0.5 + index / 100)
@@ -69,7 +72,7 @@ def test_the_old_settings_records_become_the_ablations_that_keep_it(
     runs = {run.name: run for run in after.runs}
     assert runner.state(runs["snli-gamma_1-seed1"]) == START and runner.state(runs["snli-input_only-seed1"]) == START
 
-    found = restatements(runner, configs_before_gamma)
+    found = runner.restatements(configs_before_gamma)
 
     assert [(r.record.name, r.run.name) for r in found] == [
         ("snli-elmo-seed1", "snli-gamma_1-seed1"),
@@ -104,7 +107,7 @@ def test_the_old_settings_records_become_the_ablations_that_keep_it(
         "snli-gamma_1-seed2": RECORDED,
         "snli-input_only-seed1": RECORDED,
     }
-    assert restatements(runner, configs_before_gamma) == []  # nothing left to restate
+    assert runner.restatements(configs_before_gamma) == []  # nothing left to restate
 
 
 def test_on_the_machine_that_trained_them_the_run_directories_are_restated_too(
@@ -130,9 +133,12 @@ def test_on_the_machine_that_trained_them_the_run_directories_are_restated_too(
     )
     runner = Runner(after, runs_dir)
     assert runner.states() == {"snli-gamma_1-seed1": START, "snli-input_only-seed1": "changed"}
-    for restatement in restatements(runner, configs_before_gamma):
+    for restatement in runner.restatements(configs_before_gamma):
         restate(restatement, "0123abc", runs_dir)
-    assert sorted(path.name for path in runs_dir.iterdir() if path.is_dir()) == ["snli-gamma_1-seed1", "snli-input_only-seed1"]
+    assert sorted(path.name for path in runs_dir.iterdir() if path.is_dir()) == [
+        "snli-gamma_1-seed1",
+        "snli-input_only-seed1",
+    ]
     runner = Runner(after, runs_dir)
     assert runner.states() == {"snli-gamma_1-seed1": FINISHED, "snli-input_only-seed1": FINISHED}
     records = {path.name: path.read_text() for path in (tmp_path / "records").glob("*.json")}
@@ -152,27 +158,30 @@ def test_a_record_is_restated_only_as_the_same_training(tmp_path, tiny_snli, tin
         {"task": "snli", "configs": ["input_only"], "seeds": [1], "overrides": GAMMA_1},
     ):
         runner = Runner(_plan(tmp_path, tiny_snli, tiny_elmo, [experiment]), tmp_path / "runs")
-        assert restatements(runner, configs_before_gamma) == []
+        assert runner.restatements(configs_before_gamma) == []
     # The same run on other data bytes (the training file changed since): not restated either.
     after = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["gamma_1"], "seeds": [1]}])
     original = record.read_text()
     changed = json.loads(original)
     changed["info"]["inputs"]["SNLI_TRAIN_DATA"]["sha256"] = "0" * 64
     record.write_text(json.dumps(changed))
-    assert restatements(Runner(after, tmp_path / "runs"), configs_before_gamma) == []
+    assert Runner(after, tmp_path / "runs").restatements(configs_before_gamma) == []
     record.write_text(original)
-    assert len(restatements(Runner(after, tmp_path / "runs"), configs_before_gamma)) == 1
+    assert len(Runner(after, tmp_path / "runs").restatements(configs_before_gamma)) == 1
     # Against the configs as they are now, nothing changed: nothing to restate.
-    assert restatements(Runner(after, tmp_path / "runs"), ROOT) == []
+    assert Runner(after, tmp_path / "runs").restatements(ROOT) == []
 
 
 def test_restating_refuses_a_name_another_record_has(tmp_path, tiny_snli, tiny_elmo, configs_before_gamma):
     before = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["elmo"], "seeds": [1]}])
     _record(Runner(before, tmp_path / "runs"), before.runs[0], 0.5)
     after = _plan(tmp_path, tiny_snli, tiny_elmo, [{"task": "snli", "configs": ["gamma_1"], "seeds": [1]}])
-    [found] = restatements(Runner(after, tmp_path / "runs"), configs_before_gamma)
+    [found] = Runner(after, tmp_path / "runs").restatements(configs_before_gamma)
     (tmp_path / "records" / "snli-gamma_1-seed1.json").write_text("{}")  # e.g. written meanwhile
-    with pytest.raises(ConfigurationError, match="snli-gamma_1-seed1.json: snli-gamma_1-seed1 is there already; not restating snli-elmo-seed1 over it"):
+    with pytest.raises(
+        ConfigurationError,
+        match="snli-gamma_1-seed1.json: snli-gamma_1-seed1 is there already; not restating snli-elmo-seed1 over it",
+    ):
         restate(found, "0123abc")
     assert (tmp_path / "records" / "snli-elmo-seed1.json").is_file()  # nothing lost
 
