@@ -17,11 +17,11 @@ local cache = std.extVar('ELMO_CACHE_DIR');
     layer_norm: false,  // layer-normalise each biLM layer before mixing
     dropout: 0.5,  // on each mixed representation
     lstm_state: 'zero',  // the biLM state every sentence starts from: 'zero', 'warm_up' or 'carried' (AllenNLP's)
-    gamma: 1.0,  // γ before training (the paper's code, bilm-tf's weight_layers: 1; SNLI and SQuAD here: 0.1)
+    gamma: 1.0,  // γ before training (the paper's code, bilm-tf's weight_layers: 1; SNLI, SQuAD and SST-5 here: 0.1)
   } + overrides,
 
   // The paper's ablations: Table 2 (which layers, λ) and Table 3 (where ELMo enters); and the paper's
-  // own γ = 1 where a task here starts γ elsewhere (docs/elmo_losses.md: why SNLI and SQuAD do).
+  // own γ = 1 where a task here starts γ elsewhere (docs/elmo_losses.md: why SNLI, SQuAD and SST-5 do).
   ablations:: {
     top_layer: { layers: 'top' },
     all_layers_lambda_1: { layers: 'all', lambda: 1.0 },

@@ -71,7 +71,7 @@ ABLATIONS = (
     "input_only",
     "input_and_output",
     "output_only",
-    "gamma_1",  # γ starting at 1, as the paper's code, where a task's config starts it elsewhere (SNLI, SQuAD)
+    "gamma_1",  # γ starting at 1, as the paper's code, where a task's config starts it elsewhere (SNLI, SQuAD, SST-5)
 )
 
 # Ablations that keep the paper's own ELMo setting where a task's config departs from it: the report

@@ -68,6 +68,14 @@ def test_sst_configs_build_the_bcn_they_describe(config, sst_snli_environment):
     assert ("elmo" in train_reader["token_indexers"]) == use_elmo
 
 
+@pytest.mark.parametrize(
+    "config, gamma", [("configs/sst_elmo.jsonnet", 0.1), ("configs/ablations/sst_gamma_1.jsonnet", 1.0)]
+)
+def test_sst_starts_gamma_at_0_1_but_in_the_papers_own_setting(config, gamma, sst_snli_environment):
+    _, model = build(config)
+    assert [mix.gamma.item() for mix in model._elmo._scalar_mixes] == pytest.approx([gamma, gamma])
+
+
 @pytest.mark.parametrize("config", SST_CONFIGS)
 def test_sst_trains_on_whole_sentences_when_asked(config, sst_snli_environment, tiny_sst, monkeypatch):
     monkeypatch.setenv("SST_TRAIN_ON", "sentences")
