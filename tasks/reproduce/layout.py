@@ -11,7 +11,7 @@ needs nothing of the machinery that makes one.
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Dict, Optional
 
 from allennlp.training import util as training_util
 
@@ -42,6 +42,11 @@ def has_checkpoint(run_dir: Path) -> bool:
 def is_built(bilm_dir: Path) -> bool:
     """Whether a fine-tuned biLM is finished: its weights exported and its perplexities written."""
     return (bilm_dir / BILM_PERPLEXITY).is_file() and (bilm_dir / FINETUNED_ELMO_FILES["ELMO_WEIGHT_FILE"]).is_file()
+
+
+def read_json(path: Path) -> Optional[Dict[str, Any]]:
+    """A JSON file's value, or None where there is no such file."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
 def write_json(path: Path, value: Any, indent: int = 2, sort_keys: bool = False) -> None:

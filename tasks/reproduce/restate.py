@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterator, NamedTuple, Optional, Tuple
 from allennlp.common.checks import ConfigurationError
 
 from tasks.environment import PROJECT_ROOT
-from tasks.reproduce.layout import RUN_INFO, is_finished, write_json
+from tasks.reproduce.layout import RUN_INFO, is_finished, read_json, write_json
 from tasks.reproduce.plan import DESCRIPTIVE_FIELDS, RunSpec, same_training
 from tasks.reproduce.provenance import git_state
 from tasks.reproduce.records import portable, run_record_path
@@ -77,7 +77,7 @@ def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = Non
     if new != old:
         old.unlink()
     if directory is not None:
-        write_json(directory / RUN_INFO, _said(_read(directory / RUN_INFO), run, restated))
+        write_json(directory / RUN_INFO, _said(read_json(directory / RUN_INFO), run, restated))
         if run.name != record.name:
             directory.rename(directory.with_name(run.name))
     return new
@@ -88,15 +88,10 @@ def _said(info: Dict[str, Any], run: RunSpec, restated: Dict[str, Any]) -> Dict[
     return {**info, "name": run.name, "spec": run.as_json(), "restated": restated}
 
 
-def _read(path: Path) -> Dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
 def _holds(directory: Path, record: RunResult) -> bool:
     """Whether a run directory holds the finished run the record is of."""
-    if not is_finished(directory) or not (directory / RUN_INFO).is_file():
-        return False
-    return same_training(portable(_read(directory / RUN_INFO).get("spec", {})), record.spec)
+    info = read_json(directory / RUN_INFO) if is_finished(directory) else None
+    return info is not None and same_training(portable(info.get("spec", {})), record.spec)
 
 
 def same_setup(record: RunResult, run: RunSpec) -> bool:

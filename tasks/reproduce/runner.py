@@ -84,6 +84,7 @@ from tasks.reproduce.layout import (
     has_checkpoint,
     is_built,
     is_finished,
+    read_json,
     write_json,
 )
 from tasks.reproduce.paper import ABLATIONS
@@ -140,10 +141,6 @@ def now() -> str:
 
 def read_run_info(run_dir: Path) -> Optional[Dict[str, Any]]:
     return read_json(run_dir / RUN_INFO)
-
-
-def read_json(path: Path) -> Optional[Dict[str, Any]]:
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
 def state_of(run: RunSpec, run_dir: Path) -> str:

@@ -49,6 +49,15 @@ SCORES = {
 RAW_MIX = [0.0, math.log(2.0), math.log(3.0)]
 
 
+def _planned(tmp_path, experiments, name):
+    """The plan of `experiments` (written to plan.json), and an empty runs folder for it."""
+    plan_path = tmp_path / "plan.json"
+    plan_path.write_text(json.dumps({"name": name, "experiments": experiments}))
+    runs_dir = tmp_path / "runs"
+    runs_dir.mkdir()
+    return load_plan(str(plan_path)), runs_dir
+
+
 def _write_run(runs_dir, spec, status, score=None):
     run_dir = runs_dir / spec.name
     run_dir.mkdir(parents=True)
@@ -230,21 +239,11 @@ def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path, monkeypatch)
     A fine-tuned biLM's line says so; the plain ELMo line names the plain biLM, not the fine-tuned
     one; in the training curves the two ELMo kinds have colours of their own.
     """
-    plan_path = tmp_path / "plan.json"
-    plan_path.write_text(
-        json.dumps(
-            {
-                "name": "fixture",
-                "experiments": [
-                    {"task": "ner", "configs": ["elmo"], "seeds": [1, 2], "finetune_bilm": True},
-                    {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1, 2]},
-                ],
-            }
-        )
-    )
-    plan = load_plan(str(plan_path))
-    runs_dir = tmp_path / "runs"
-    runs_dir.mkdir()
+    experiments = [
+        {"task": "ner", "configs": ["elmo"], "seeds": [1, 2], "finetune_bilm": True},
+        {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1, 2]},
+    ]
+    plan, runs_dir = _planned(tmp_path, experiments, "fixture")
     scores = iter([0.89, 0.91, 0.90, 0.92, 0.91, 0.93])  # fine-tuned, baseline, ELMo: all within the spread
     for run in plan.runs:
         _write_run(runs_dir, run, "finished", next(scores))
@@ -265,19 +264,8 @@ def test_each_summary_line_names_the_biLM_of_its_own_runs(tmp_path, monkeypatch)
 
 def test_a_plan_comparing_biLMs_has_a_line_per_biLM_each_named_by_its_folder(tmp_path):
     """One baseline, ELMo over two exported biLMs (each a weights.hdf5): no baseline-only line, no task not planned."""
-    plan_path = tmp_path / "plan.json"
-    plan_path.write_text(
-        json.dumps(
-            {
-                "name": "pilot",
-                "experiments": [{"task": "ner", "configs": ["baseline"], "seeds": [1]}]
-                + [{"task": "ner", "configs": ["elmo"], "seeds": [1], "label": size} for size in ("small", "x_large")],
-            }
-        )
-    )
-    plan = load_plan(str(plan_path))
-    runs_dir = tmp_path / "runs"
-    runs_dir.mkdir()
+    labelled = [{"task": "ner", "configs": ["elmo"], "seeds": [1], "label": size} for size in ("small", "x_large")]
+    plan, runs_dir = _planned(tmp_path, [{"task": "ner", "configs": ["baseline"], "seeds": [1]}] + labelled, "pilot")
     for run, score in zip(plan.runs, (0.90, 0.91, 0.88)):
         _write_run(runs_dir, run, "finished", score)
         info_file, metrics_file = runs_dir / run.name / "run_info.json", runs_dir / run.name / "metrics.json"
@@ -357,15 +345,11 @@ def test_a_rebuilt_report_leaves_no_figure_of_the_last_build_that_it_no_longer_h
 
 def test_a_label_with_no_ablation_runs_has_no_row_in_tables_2_and_3(tmp_path):
     """ELMo without its added regularisation is a Table 1 row; with no ablation planned for it, no row of 'not run'."""
-    plan_path = tmp_path / "plan.json"
     experiments = [
         {"task": "snli", "configs": ["baseline", "elmo", "top_layer", "input_only"], "seeds": [1]},
         {"task": "snli", "configs": ["elmo"], "seeds": [1], "label": "no_added_regularization"},
     ]
-    plan_path.write_text(json.dumps({"name": "labels", "experiments": experiments}))
-    plan = load_plan(str(plan_path))
-    runs_dir = tmp_path / "runs"
-    runs_dir.mkdir()
+    plan, runs_dir = _planned(tmp_path, experiments, "labels")
     for run in plan.runs:
         _write_run(runs_dir, run, "finished", 0.8)
     text = build_report(runs_dir, tmp_path / "report")[0].read_text()
@@ -410,12 +394,8 @@ def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, m
 
 def test_the_summary_gives_elmos_gain_with_the_least_data_run(tmp_path):
     """The paper's second claim on the first screen: ELMo − baseline at the smallest part, judged by the spread."""
-    plan_path = tmp_path / "plan.json"
     experiment = {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1, 2], "train_fractions": [0.01, 0.1, 1]}
-    plan_path.write_text(json.dumps({"name": "little", "experiments": [experiment]}))
-    plan = load_plan(str(plan_path))
-    runs_dir = tmp_path / "runs"
-    runs_dir.mkdir()
+    plan, runs_dir = _planned(tmp_path, [experiment], "little")
     scores = {("baseline", 0.01): [0.60, 0.62], ("elmo", 0.01): [0.70, 0.72], ("baseline", 1.0): [0.9, 0.9]}
     for run in plan.runs:
         cell = scores.get((run.config_name, run.train_fraction))
@@ -466,17 +446,13 @@ def test_the_same_runs_give_the_same_figure_files(tmp_path):
 
 def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
     """SNLI's ELMo without the added regularisation, ahead of ELMo as configured by the one-sided test, is named."""
-    plan_path = tmp_path / "plan.json"
     experiments = [
         {"task": "snli", "configs": ["baseline", "elmo"], "seeds": [1, 2]},
         {"task": "snli", "configs": ["elmo"], "seeds": [1, 2], "label": "no_added_regularization"},
         {"task": "sst", "configs": ["baseline", "elmo"], "seeds": [1, 2]},
         {"task": "sst", "configs": ["elmo"], "seeds": [1, 2], "label": "layer_norm"},
     ]
-    plan_path.write_text(json.dumps({"name": "fixture", "experiments": experiments}))
-    plan = load_plan(str(plan_path))
-    runs_dir = tmp_path / "runs"
-    runs_dir.mkdir()
+    plan, runs_dir = _planned(tmp_path, experiments, "fixture")
     scores = {
         "snli-baseline": (0.53, 0.54),
         "snli-elmo": (0.49, 0.50),
@@ -499,16 +475,13 @@ def test_the_summary_names_the_elmo_settings_that_close_the_gap(tmp_path):
 
 def test_the_papers_own_setting_kept_as_an_ablation_is_a_row_and_a_panel_beside_the_baseline(tmp_path):
     """`gamma_1` (γ from 1, where SNLI's config starts it at 0.1): ELMo runs of their own, set against the baseline."""
-    plan_path = tmp_path / "plan.json"
     experiments = [
         {"task": "snli", "configs": ["baseline", "elmo", "gamma_1"], "seeds": [1, 2], "train_fractions": [0.1, 1]},
         {"task": "snli", "configs": ["gamma_1"], "seeds": [1, 2], "label": "no_added_regularization"},
     ]
-    plan_path.write_text(json.dumps({"name": "fixture", "experiments": experiments}))
-    runs_dir = tmp_path / "runs"
-    runs_dir.mkdir()
+    plan, runs_dir = _planned(tmp_path, experiments, "fixture")
     scores = {"baseline": (0.52, 0.53), "elmo": (0.53, 0.54), "gamma_1": (0.49, 0.50)}
-    for run in load_plan(str(plan_path)).runs:
+    for run in plan.runs:
         low = 0.1 if run.train_fraction < 1 else 0.0
         _write_run(runs_dir, run, "finished", scores[run.config_name][run.seed - 1] - low)
     text = build_report(runs_dir, tmp_path / "report")[0].read_text()
@@ -524,21 +497,18 @@ def test_the_papers_own_setting_kept_as_an_ablation_is_a_row_and_a_panel_beside_
 
 def test_the_stock_pipeline_is_set_beside_the_suites_own_rows(tmp_path):
     """allennlp-models' ESIM with and without AllenNLP's ELMo embedder, beside the suite's SNLI rows; not for NER."""
-    plan_path = tmp_path / "plan.json"
     experiments = [
         {"task": "snli", "configs": ["baseline", "elmo", "stock_esim", "stock_esim_elmo"], "seeds": [1, 2]},
         {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1]},
     ]
-    plan_path.write_text(json.dumps({"name": "fixture", "experiments": experiments}))
-    runs_dir = tmp_path / "runs"
-    runs_dir.mkdir()
+    plan, runs_dir = _planned(tmp_path, experiments, "fixture")
     scores = {
         "baseline": (0.52, 0.53),
         "elmo": (0.53, 0.54),
         "stock_esim": (0.50, 0.51),
         "stock_esim_elmo": (0.55, 0.56),
     }
-    for run in load_plan(str(plan_path)).runs:
+    for run in plan.runs:
         if run.task == "snli" and run.name != "snli-stock_esim_elmo-seed2":  # one stock ELMo run not there yet
             _write_run(runs_dir, run, "finished", scores[run.config_name][run.seed - 1])
     text = build_report(runs_dir, tmp_path / "report")[0].read_text()
