@@ -79,7 +79,8 @@ class Reproduce(Command):
             metavar="SINCE",
             help="instead of running: give each planned run without a record the record of a run that trained "
             "the same under another name, its config at commit SINCE reading as the planned run's does now "
-            "(after a setting was adopted and the old one kept as an ablation); with --dry-run, say which",
+            "(after a setting was adopted and the old one kept as an ablation), or a copy of a reference plan's record "
+            "of exactly that training under its own name; with --dry-run, say which",
         )
         parser.add_argument(
             "--allow-uncommitted",
@@ -128,7 +129,7 @@ def restate_records(runner: Runner, since: str, dry_run: bool) -> None:
     with configs_at(since) as (commit, configs_then):
         found = runner.restatements(configs_then)
     for restatement in found:
-        verb = "would be" if dry_run else "is"
+        verb = ("would be" if dry_run else "is") + (" copied as" if restatement.into else "")
         where = restatement.record.source if dry_run else restate(restatement, commit, runner.runs_dir)
         print(f"{restatement.record.name} {verb} {restatement.run.name}: {where}")
     if not found:

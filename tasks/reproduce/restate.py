@@ -40,16 +40,20 @@ class Restatement(NamedTuple):
     record: RunResult  # the record as it is
     run: RunSpec  # the planned run it is restated as
     config_sha256: str  # the config both read as
+    into: Optional[Path]  # None: the record moves to its new name; else the records folder it is copied into
 
 
 def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = None) -> Path:
     """
     Writes the record under its run's name and spec, saying what it was and since which commit's
-    configs (`since`), and removes the old one. Where `runs_dir` holds the run's finished directory
-    (the machine that trained it), the directory is renamed and its run_info.json restated alike, so
-    the runner finds the run there as the plan now names it.
+    configs (`since`), and removes the old one; or, for another plan's record, copies it so into
+    `restatement.into`. Where `runs_dir` holds a moved run's finished directory (the machine that
+    trained it), the directory is renamed and its run_info.json restated alike, so the runner finds
+    the run there as the plan now names it.
     """
     record, run = restatement.record, restatement.run
+    old = Path(record.source)
+    copied = restatement.into is not None
     restated = {
         "from": record.name,
         "spec": record.spec,
@@ -57,11 +61,16 @@ def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = Non
         "since": since,
         "at": git_state(PROJECT_ROOT).get("commit"),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "why": f"{record.spec['config']} with its overrides then reads as {run.config} with its overrides now",
+        "why": (
+            f"{old.parent} holds it as {record.name}, the same training as {run.name} here"
+            if copied
+            else f"{record.spec['config']} with its overrides then reads as {run.config} with its overrides now"
+        ),
     }
-    old = Path(record.source)
-    new = run_record_path(old.parent, run.name)
-    directory = runs_dir / record.name if runs_dir is not None else None
+    if copied:
+        restated["records"] = str(old.parent)
+    new = run_record_path(restatement.into if copied else old.parent, run.name)
+    directory = runs_dir / record.name if runs_dir is not None and not copied else None
     if directory is not None and not _holds(directory, record):
         directory = None
     clashes = ([new] if new != old else []) + (
@@ -73,8 +82,9 @@ def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = Non
     content = json.loads(old.read_text(encoding="utf-8"))
     info = portable(_said(record.info, run, restated))
     content.update({"name": run.name, "spec": portable(run.as_json()), "info": info})
+    new.parent.mkdir(parents=True, exist_ok=True)
     write_json(new, content, indent=1, sort_keys=True)
-    if new != old:
+    if new != old and not copied:
         old.unlink()
     if directory is not None:
         write_json(directory / RUN_INFO, _said(read_json(directory / RUN_INFO), run, restated))

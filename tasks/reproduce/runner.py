@@ -271,10 +271,12 @@ class Runner:
         Each planned run without a record that a record under another name trained, by the configs
         as they were (`then_root`/configs: `restate.configs_at(commit)`): a record that no longer holds
         for its own name (its config reads otherwise now), of the same setup and input bytes, with the
-        run it is (tasks.reproduce.restate). A record is restated as one run at most (the plan's first).
+        run it is (tasks.reproduce.restate); or a record of another plan's (`reference_records`) that
+        still holds for its own name and trained exactly the planned run as its config reads now, to be
+        copied into this plan's records. A record is restated as one run at most (the plan's first).
         """
         folders = ([self.records] if self.records else []) + self.plan.reference_records
-        records = [record for folder in folders if folder.is_dir() for record in read_run_records(folder)]
+        records = [(folder, record) for folder in folders if folder.is_dir() for record in read_run_records(folder)]
         found: List[Restatement] = []
         for run in self.runs:
             if self.record_of(run) is not None:
@@ -284,7 +286,7 @@ class Runner:
             if identity is None:
                 continue  # its config cannot be read: the run says why when it runs
             now = self._inputs(run.task, run.environment, self.environment(run))
-            for record in records:
+            for folder, record in records:
                 if any(restated.record is record for restated in found):
                     continue
                 recorded = record.info.get("inputs", {})
@@ -294,11 +296,15 @@ class Runner:
                     continue
                 trained = spec_of(record)
                 then = config_identity(trained, environment, then_root)
-                if then != identity or then == config_identity(trained, environment):
-                    continue  # it trained another config, or it still holds for its own name
-                if record.info.get("config_sha256") not in (None, then):
-                    continue  # it had trained another config already then
-                found.append(Restatement(record, run, identity))
+                holds = then == config_identity(trained, environment)  # for its own name: its config is unchanged
+                if then != identity or record.info.get("config_sha256") not in (None, then):
+                    continue  # it trained another config
+                if not holds:
+                    found.append(Restatement(record, run, identity, None))
+                elif folder != self.records and self.records is not None:
+                    found.append(Restatement(record, run, identity, self.records))
+                else:
+                    continue  # this plan's own record, still its own run's
                 break
         return found
 

@@ -29,11 +29,12 @@ def configs_before_gamma(tmp_path):
     return then
 
 
-def _plan(tmp_path, tiny_snli, tiny_elmo, experiments):
+def _plan(tmp_path, tiny_snli, tiny_elmo, experiments, name="restating", references=()):
     environment = {f"SNLI_{split}_DATA": str(tiny_snli) for split in ("TRAIN", "DEV", "TEST")}
     environment.update({"ELMO_OPTIONS_FILE": str(tiny_elmo[0]), "ELMO_WEIGHT_FILE": str(tiny_elmo[1])})
-    plan = {"name": "restating", "records": str(tmp_path / "records"), "environment": environment}
-    path = tmp_path / "plan.json"
+    records = str(tmp_path / ("records" if name == "restating" else f"{name}_records"))
+    plan = {"name": name, "records": records, "environment": environment, "reference_records": list(references)}
+    path = tmp_path / f"{name}.json"
     path.write_text(json.dumps({**plan, "experiments": experiments}))
     return load_plan(str(path))
 
@@ -170,6 +171,58 @@ def test_a_record_is_restated_only_as_the_same_training(tmp_path, tiny_snli, tin
     assert len(Runner(after, tmp_path / "runs").restatements(configs_before_gamma)) == 1
     # Against the configs as they are now, nothing changed: nothing to restate.
     assert Runner(after, tmp_path / "runs").restatements(ROOT) == []
+
+
+def test_another_plans_record_of_the_same_training_is_copied_under_this_plans_name(tmp_path, tiny_snli, tiny_elmo):
+    # The arms plan trained ELMo with γ from 0.1 by override (`gamma0_1`), and at the input only with γ = 1.
+    arms = _plan(
+        tmp_path,
+        tiny_snli,
+        tiny_elmo,
+        [
+            {
+                "task": "snli",
+                "configs": ["elmo"],
+                "seeds": [1],
+                "label": "gamma0_1",
+                "overrides": {"model.elmo.initial_gamma": 0.1},
+            },
+            {"task": "snli", "configs": ["input_only"], "seeds": [1], "overrides": GAMMA_1},
+        ],
+        name="arms",
+    )
+    for run in arms.runs:
+        _record(Runner(arms, tmp_path / "arms_runs"), run, 0.6)
+    # The table plan, whose ELMo config starts γ at 0.1 now, and whose input-only run is γ from 0.1 too.
+    table = _plan(
+        tmp_path,
+        tiny_snli,
+        tiny_elmo,
+        [{"task": "snli", "configs": ["elmo", "input_only"], "seeds": [1]}],
+        references=[str(tmp_path / "arms_records")],
+    )
+    runner = Runner(table, tmp_path / "runs")
+
+    [found] = runner.restatements(ROOT)
+
+    assert (found.record.name, found.run.name, found.into) == (
+        "snli-elmo-gamma0_1-seed1",
+        "snli-elmo-seed1",
+        tmp_path / "records",
+    )
+    copy = restate(found, "0123abc", tmp_path / "runs")
+    assert copy == tmp_path / "records" / "snli-elmo-seed1.json"
+    assert sorted(path.stem for path in (tmp_path / "arms_records").glob("*.json")) == [
+        "snli-elmo-gamma0_1-seed1",  # the other plan's record stays
+        "snli-input_only-seed1",
+    ]
+    said = read_run_record(tmp_path / "records", "snli-elmo-seed1")
+    assert said.metrics == {"epoch": 3, "test_accuracy": 0.6}
+    assert said.info["restated"]["from"] == "snli-elmo-gamma0_1-seed1"
+    assert said.info["restated"]["records"] == str(tmp_path / "arms_records")
+    runner = Runner(table, tmp_path / "runs")
+    assert runner.states() == {"snli-elmo-seed1": RECORDED, "snli-input_only-seed1": START}
+    assert runner.restatements(ROOT) == []  # copied once
 
 
 def test_restating_refuses_a_name_another_record_has(tmp_path, tiny_snli, tiny_elmo, configs_before_gamma):
