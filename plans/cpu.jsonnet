@@ -183,6 +183,12 @@ local squad_schedule_changes = [{
     // 3 CPU hours; input_and_output is configs/squad_elmo.jsonnet's own setting, so it is squad-elmo-seed1
     // (runner.twins), and Table 3 sets the two side by side.
     squad { configs: ['input_only', 'input_and_output'], seeds: [1] },
+    // The cross-check against code the suite did not write (issue 44): allennlp-models' own ESIM and CRF
+    // tagger configs with and without AllenNLP's stock ELMo embedder (configs/stock/), three seeds a side,
+    // for the report's section beside the suite's rows. plans/elmo_losses.jsonnet has the same runs: each
+    // is trained once, by whichever plan comes to it first, and read from its records by the other.
+    snli { configs: ['stock_esim', 'stock_esim_elmo'], seeds: [1, 2, 3] },
+    ner { configs: ['stock_crf_tagger', 'stock_crf_tagger_elmo'], seeds: [1, 2, 3] },
   ],
   // Table 7 for the other tasks: the biLM fine-tuned on their training text, for its perplexities.
   finetuned_bilms: [sst, snli, squad, srl, coref],
