@@ -12,9 +12,7 @@ For each place ELMo enters the model (its input, the output of its biRNN), over 
 for each attention of the model, its **peakedness** (the mean over query positions of the largest
 attention weight), with ELMo and with every γ set to 0 (the same model with ELMo's vectors zeroed);
 and for each scalar mix, **γ and the softmax layer weights**, and their gradients on training batches
-beside the root mean square gradient of the model's other trainable weights, and how steady each
-gradient is from batch to batch (its mean over its root mean square: the fraction of the learning rate
-an Adam step moves it by).
+beside the root mean square gradient of the model's other trainable weights.
 
     python scripts/elmo_training_probe.py --plan plans/cpu.jsonnet --run snli-elmo-seed1   # at initialisation
     python scripts/elmo_training_probe.py runs/reproduce/cpu/snli-elmo-seed1/model.tar.gz  # as trained
@@ -215,66 +213,35 @@ def scalar_mixes(model: Model) -> List[Tuple[str, Any]]:
 
 
 def gradients(model: Model, instances: Sequence[Instance], batch_size: int, batches: int) -> Dict[str, Any]:
-    """
-    Each mix's γ, softmax weights and their gradients over `batches` training batches (training mode):
-    the mean, and the mean over the root mean square across batches (`*_signal`, in [-1, 1]), which is
-    what Adam's step is as a fraction of its learning rate for gradients as steady as these: near 1, the
-    parameter moves by about the learning rate every update; near 0, its gradients cancel out.
-    """
-    if len(instances) < batch_size * batches:
-        raise SystemExit(
-            f"{batches} batches of {batch_size} need {batch_size * batches} training instances; found {len(instances)}"
-        )
+    """Each mix's γ, softmax weights and their mean gradients over `batches` training batches (training mode)."""
     model.train()
-    mixes = scalar_mixes(model)
-    steps: Dict[int, List[torch.Tensor]] = {}  # per mix parameter, its gradient at each batch
-    summed: Dict[int, torch.Tensor] = {}  # per other parameter, its summed gradient
-    mix_parameters = {id(p) for _, mix in mixes for p in [mix.gamma, *mix.scalar_parameters]}
-    for start in range(0, batch_size * batches, batch_size):
-        model.zero_grad()
-        batch = Batch(list(instances[start : start + batch_size])).as_tensor_dict()
-        model(**batch)["loss"].backward()
-        for parameter in model.parameters():
-            if parameter.grad is None or not parameter.requires_grad:
-                continue
-            if id(parameter) in mix_parameters:
-                steps.setdefault(id(parameter), []).append(parameter.grad.detach().clone())
-            else:
-                summed[id(parameter)] = summed.get(id(parameter), 0) + parameter.grad.detach().double()
     model.zero_grad()
-
-    def mean(parameter) -> Optional[float]:
-        found = steps.get(id(parameter))
-        return torch.stack(found).mean().item() if found else None
-
-    def signal(parameter) -> Optional[float]:
-        found = steps.get(id(parameter))
-        if not found:
-            return None
-        stacked = torch.stack(found).double()
-        rms = stacked.pow(2).mean().sqrt()
-        return (stacked.mean() / rms).item() if rms > 0 else 0.0
-
-    result = []
-    for name, mix in mixes:
+    for start in range(0, batch_size * batches, batch_size):
+        batch = Batch(list(instances[start : start + batch_size])).as_tensor_dict()
+        output = model(**batch)
+        (output["loss"] / batches).backward()
+    mixes = []
+    mix_parameters = set()
+    for name, mix in scalar_mixes(model):
         weights = torch.cat([parameter for parameter in mix.scalar_parameters])
-        result.append(
+        mix_parameters |= {id(parameter) for parameter in mix.scalar_parameters} | {id(mix.gamma)}
+        grads = [parameter.grad for parameter in mix.scalar_parameters]
+        mixes.append(
             {
                 "mix": name,
                 "gamma": mix.gamma.item(),
                 "weights": torch.softmax(weights, dim=0).tolist(),
-                "gamma_gradient": mean(mix.gamma),
-                "weight_gradients": [mean(parameter) for parameter in mix.scalar_parameters],
-                "gamma_gradient_signal": signal(mix.gamma),
-                "weight_gradient_signals": [signal(parameter) for parameter in mix.scalar_parameters],
+                "gamma_gradient": mix.gamma.grad.item() if mix.gamma.grad is not None else None,
+                "weight_gradients": [g.item() if g is not None else None for g in grads],
             }
         )
-    others = [(total / batches).pow(2).mean() for total in summed.values()]
-    return {
-        "batches": batches,
-        "mixes": result,
-        "other_weights_rms_gradient": torch.stack(others).mean().sqrt().item() if others else None,
-    }
+    others = [
+        parameter.grad.double().pow(2).mean()
+        for parameter in model.parameters()
+        if parameter.requires_grad and parameter.grad is not None and id(parameter) not in mix_parameters
+    ]
+    model.zero_grad()
+    return {"mixes": mixes, "other_weights_rms_gradient": torch.stack(others).mean().sqrt().item() if others else None}
 
 
 def probe(config_or_archive: str, overrides: str, instances: int, batches: int) -> Dict[str, Any]:

@@ -14,7 +14,7 @@ def probe(tmp_path, environment, overrides) -> dict:
     output = tmp_path / "probe.json"
     command = [sys.executable, "scripts/elmo_training_probe.py", "configs/snli_elmo.jsonnet"]
     result = subprocess.run(
-        command + ["-o", json.dumps(overrides), "--instances", "6", "--batches", "2", "--output", str(output)],
+        command + ["-o", json.dumps(overrides), "--instances", "6", "--batches", "1", "--output", str(output)],
         cwd=ROOT,
         env=environment,
         capture_output=True,
@@ -40,12 +40,6 @@ def test_the_probe_measures_elmo_at_each_place_and_each_attention(sst_snli_envir
     assert [len(mix["weights"]) for mix in found["mixes"]] == [3, 3]  # one mix per place, three layers each
     assert all(mix["gamma"] == pytest.approx(gamma) for mix in found["mixes"])
     assert all(mix["gamma_gradient"] is not None for mix in found["mixes"])
-    # How steady each gradient is over the 2 batches: in [-1, 1]; a layer weight has none at γ = 0.
-    assert found["batches"] == 2
-    for mix in found["mixes"]:
-        assert -1.0 <= mix["gamma_gradient_signal"] <= 1.0
-        signals = mix["weight_gradient_signals"]
-        assert signals == [0.0, 0.0, 0.0] if gamma == 0.0 else all(-1.0 <= signal <= 1.0 for signal in signals)
 
 
 def test_a_baseline_has_attention_and_no_elmo(sst_snli_environment, tmp_path):
