@@ -46,8 +46,8 @@ class Restatement(NamedTuple):
 def restate(restatement: Restatement, since: str, runs_dir: Optional[Path] = None) -> Path:
     """
     Writes the record under its run's name and spec, saying what it was and since which commit's
-    configs (`since`), and removes the old one; or, for another plan's record, copies it so into
-    `restatement.into`. Where `runs_dir` holds a moved run's finished directory (the machine that
+    configs (`since`), and removes the old one; or, for another plan's record, writes such a copy
+    into `restatement.into`. Where `runs_dir` holds a moved run's finished directory (the machine that
     trained it), the directory is renamed and its run_info.json restated alike, so the runner finds
     the run there as the plan now names it.
     """

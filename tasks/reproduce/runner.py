@@ -296,10 +296,9 @@ class Runner:
                     continue
                 trained = spec_of(record)
                 then = config_identity(trained, environment, then_root)
-                holds = then == config_identity(trained, environment)  # for its own name: its config is unchanged
                 if then != identity or record.info.get("config_sha256") not in (None, then):
                     continue  # it trained another config
-                if not holds:
+                if then != config_identity(trained, environment):  # no longer holds for its own name
                     found.append(Restatement(record, run, identity, None))
                 elif folder != self.records and self.records is not None:
                     found.append(Restatement(record, run, identity, self.records))
