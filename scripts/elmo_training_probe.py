@@ -1,7 +1,6 @@
 """
 What ELMo does inside a task model, at initialisation or at its best epoch: the probe of issue 44
-("ELMo below its baseline"), whose tables are in the task pages (docs/snli.md, docs/squad.md,
-docs/sst.md, docs/ner.md).
+("ELMo below its baseline"), whose tables are in docs/elmo_losses.md.
 
 For each place ELMo enters the model (its input, the output of its biRNN), over dev instances:
 
