@@ -21,8 +21,8 @@
 //   docqa/elmo/ablate_elmo_model.py) has and configs/lib/squad.libsonnet had not;
 // - `warm_up`: the biLM's LSTM state warmed up on a neutral text before each sentence, not zero;
 // - `finetuned`: the biLM fine-tuned on the task's training text (§A.1);
-// and, last, SNLI and NER through allennlp-models' own configs (configs/stock/: ESIM, ELMo against
-// GloVe; the CRF tagger, GloVe and characters with and without ELMo).
+// SNLI and NER through allennlp-models' own configs (configs/stock/: ESIM, ELMo against GloVe; the CRF
+// tagger, GloVe and characters with and without ELMo); and, last, SQuAD's `warm_up` and `finetuned`.
 //
 // γ from 0.1 was adopted into SNLI's, SQuAD's and SST-5's configs on 2026-11-28 (configs/ablations/*_gamma_1.jsonnet
 // keep the paper's 1): their references here are now `gamma_1` runs, and the arms that changed something else
@@ -78,11 +78,17 @@ local squad_screen = tasks.squad { overrides+: { 'trainer.num_epochs': 3 } };
     tasks.snli { configs: ['baseline', 'elmo'], seeds: [1, 2], label: 'trainable_vectors', overrides+: trainable_vectors },
     tasks.sst_sentences { configs: ['elmo'], seeds: [1, 2], label: 'input_only', overrides+: sst_input_only },
     tasks.sst_sentences { configs: ['elmo'], seeds: [1, 2], label: 'output_only', overrides+: sst_output_only },
+    tasks.sst_sentences { configs: ['elmo'], seeds: [1, 2], train_fractions: [0.1], label: 'input_only', overrides+: tasks.epochs_of_100_updates + sst_input_only },
+    tasks.sst_sentences { configs: ['elmo'], seeds: [1, 2], train_fractions: [0.1], label: 'output_only', overrides+: tasks.epochs_of_100_updates + sst_output_only },
     // The biLM's state and its fine-tuning, on SNLI, from the adopted setting (γ from 0.1).
     tasks.snli { configs: ['elmo'], seeds: [1, 2], label: 'warm_up', overrides+: warm_up },
     tasks.snli { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
     // The NER half of the cross-check: allennlp-models' CRF tagger config, GloVe and characters, with
     // and without the stock ELMo embedder.
     tasks.ner { configs: ['stock_crf_tagger', 'stock_crf_tagger_elmo'], seeds: [1, 2, 3] },
+    // SQuAD's state and fine-tuned biLM (its contexts, as the paper's code trained SQuAD's biLM), at the
+    // 3-epoch screen from the adopted setting: the longest arms, so last.
+    squad_screen { configs: ['elmo'], seeds: [1, 2], label: 'warm_up', overrides+: warm_up },
+    squad_screen { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
   ],
 }
