@@ -99,7 +99,7 @@ local squad_screen = tasks.squad { overrides+: { 'trainer.num_epochs': 3 } };
     // The NER half of the cross-check: allennlp-models' CRF tagger config, GloVe and characters, with
     // and without the stock ELMo embedder.
     tasks.ner { configs: ['stock_crf_tagger', 'stock_crf_tagger_elmo'], seeds: [1, 2, 3] },
-    // SQuAD's state and fine-tuned biLM (its contexts, as the paper's code trained SQuAD's biLM), at the
+    // SQuAD's state and fine-tuned biLM (on all of SQuAD's training text, as the paper's code trained SQuAD's biLM), at the
     // 3-epoch screen from the adopted setting: the longest arms, so last.
     squad_screen { configs: ['elmo'], seeds: [1, 2], label: 'warm_up', overrides+: warm_up },
     squad_screen { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
