@@ -100,7 +100,8 @@ local squad_screen = tasks.squad { overrides+: { 'trainer.num_epochs': 3 } };
     // and without the stock ELMo embedder.
     tasks.ner { configs: ['stock_crf_tagger', 'stock_crf_tagger_elmo'], seeds: [1, 2, 3] },
     // SQuAD's state and fine-tuned biLM (on all of SQuAD's training text, as the paper's code trained SQuAD's biLM), at the
-    // 3-epoch screen from the adopted setting: the longest arms, so last.
+    // 3-epoch screen from the adopted setting: the longest arms, so last (their biLM is built first, as the
+    // runner builds every biLM a run reads before the runs).
     squad_screen { configs: ['elmo'], seeds: [1, 2], label: 'warm_up', overrides+: warm_up },
     squad_screen { configs: ['elmo'], seeds: [1, 2], finetune_bilm: true },
   ],
