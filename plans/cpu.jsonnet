@@ -106,10 +106,7 @@ local squad_schedule_changes = [{
       configs: ['gamma_1'],
       seeds: [1, 2, 3],
       label: 'no_added_regularization',
-      overrides+: {
-        'model.attention_dropout': 0.0,
-        'model.regularizer.regexes': [['scalar_parameters', { type: 'l2', alpha: 0.001 }]],  // λ alone
-      },
+      overrides+: tasks.snli_no_added_regularization,
     },
     // Table 1 for NER, all of CoNLL-2003: five seeds each of the baseline and ELMo, as the paper gives NER
     // (mean ± std over five); seeds 3-5 added 2026-11-28 (issue 40: a verdict needs three seeds a side), about

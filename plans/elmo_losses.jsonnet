@@ -92,10 +92,7 @@ local squad_screen = tasks.squad { overrides+: { 'trainer.num_epochs': 3 } };
       configs: ['elmo'],
       seeds: [1, 2],
       label: 'no_added_regularization',
-      overrides+: {
-        'model.attention_dropout': 0.0,
-        'model.regularizer.regexes': [['scalar_parameters', { type: 'l2', alpha: 0.001 }]],  // λ alone
-      },
+      overrides+: tasks.snli_no_added_regularization,
     },
     // The NER half of the cross-check: allennlp-models' CRF tagger config, GloVe and characters, with
     // and without the stock ELMo embedder.

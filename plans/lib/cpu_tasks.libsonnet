@@ -52,6 +52,12 @@ local shared = std.extVar('SHARED_DATA_DIR');
     validation_data_loader: { batch_sampler: { type: 'bucket', batch_size: batch_size } },
   },
   epochs_of_100_updates:: $.epochs_of(100, 32) { 'trainer.num_epochs': 20 },
+  // SNLI's ELMo model without what the paper adds to it alone (50% dropout after the attention, ℓ2 1e-4 on
+  // the weight matrices): λ on the mix is its only regulariser.
+  snli_no_added_regularization:: {
+    'model.attention_dropout': 0.0,
+    'model.regularizer.regexes': [['scalar_parameters', { type: 'l2', alpha: 0.001 }]],
+  },
   snli:: {
     task: 'snli',
     overrides: { 'trainer.num_epochs': 15 },
