@@ -59,7 +59,7 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Deque, Dict, Iterable, List, Optional, TextIO, Tuple
 
@@ -133,6 +133,8 @@ BATCHES_KEY = "data_loader.batches_per_epoch"  # set, an epoch is that many upda
 
 
 LOGGED_TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}),\d{3} - ")  # a Python log line's start
+# A tqdm progress bar's elapsed time: `2195it [04:50, 1.61s/it]`, `1/2 [1:02:03<00:10, ...]`.
+PROGRESS_ELAPSED = re.compile(r"\[(?:(\d+):)?(\d+):(\d{2})[<,\]]")
 
 
 def now() -> str:
@@ -1314,11 +1316,17 @@ def open_slurm_attempt(info: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any
     return last if last is not None and "slurm" in last and "ended" not in last else None
 
 
+KILLED_ATTEMPT_END = (
+    "the last time logged in console.log, or shown passing by its progress bars after that"
+    " (the runner was killed before it recorded the end)"
+)
+
+
 def close_unrecorded_attempts(info: Dict[str, Any], run_dir: Path) -> bool:
     """
-    Gives each attempt with no recorded end (its runner was killed, so nothing wrote one) the time
-    of the last line its training logged in console.log, so the wall time summed over attempts
-    counts it; returns whether any attempt changed.
+    Gives each attempt with no recorded end (its runner was killed, so nothing wrote one) the last
+    time its part of console.log shows it running, so the wall time summed over attempts counts it;
+    returns whether any attempt changed.
     """
     open_attempts = [
         a for a in info.get("attempts", []) if "ended" not in a and a.get("status") != "killed" and "slurm" not in a
@@ -1334,7 +1342,7 @@ def close_unrecorded_attempts(info: Dict[str, Any], run_dir: Path) -> bool:
             attempt.update(
                 ended=ended.isoformat(timespec="seconds"),
                 seconds=round((ended - started).total_seconds(), 1),
-                ended_from="the last time logged in console.log (the runner was killed before it recorded the end)",
+                ended_from=KILLED_ATTEMPT_END,
             )
     return True
 
@@ -1354,18 +1362,33 @@ def set_aside_superseded_metrics(run_dir: Path, attempts: List[Dict[str, Any]]) 
 
 
 def _last_logged_time_per_attempt(console: str) -> Dict[str, datetime]:
-    """For each attempt's section of a console.log (headed `=== <start> ...`), its last logged time, in UTC."""
+    """
+    For each attempt's section of a console.log (headed `=== <start> ...`), the last time it is known
+    to have been running, in UTC: its last logged line, plus the time its progress bars show passing
+    after that line (an epoch, or a biLM's fine-tuning, logs nothing for an hour while its bar runs).
+    A bar's advance is measured within the bar (told apart by its text before the first digit), so
+    it never goes past what the log shows.
+    """
     last: Dict[str, datetime] = {}
-    attempt = None
+    attempt, logged = None, None  # the section being read, and its last logged time so far
+    first_shown: Dict[str, int] = {}  # per bar, the elapsed seconds it first showed after that time
     for line in console.replace("\r", "\n").split("\n"):
         if line.startswith("=== "):
             # a run's header is `=== <start> resuming: ...`, a biLM's `=== <start>: ...`
-            attempt = line[4:].split(" ", 1)[0].rstrip(":")
+            attempt, logged, first_shown = line[4:].split(" ", 1)[0].rstrip(":"), None, {}
             continue
         match = LOGGED_TIME.match(line)
         if attempt is not None and match:
             # AllenNLP's log lines carry the machine's local time, without a zone.
-            last[attempt] = datetime.strptime(match.group(1), "%Y-%m-%d %H:%M:%S").astimezone(timezone.utc)
+            logged = datetime.strptime(match.group(1), "%Y-%m-%d %H:%M:%S").astimezone(timezone.utc)
+            last[attempt], first_shown = logged, {}
+            continue
+        elapsed = PROGRESS_ELAPSED.search(line)
+        if elapsed and logged is not None:
+            hours, minutes, seconds = (int(part or 0) for part in elapsed.groups())
+            shown = 3600 * hours + 60 * minutes + seconds
+            first = first_shown.setdefault(re.split(r"\d", line, maxsplit=1)[0], shown)
+            last[attempt] = max(last[attempt], logged + timedelta(seconds=shown - first))
     return last
 
 

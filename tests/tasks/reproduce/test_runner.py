@@ -954,6 +954,29 @@ def test_an_attempt_whose_runner_was_killed_ends_at_its_last_logged_line(tmp_pat
     assert not close_unrecorded_attempts(lost, tmp_path)  # closed once, not again at every start
 
 
+def test_a_killed_attempt_ends_where_its_progress_bars_last_showed_time_passing(tmp_path):
+    """
+    An epoch (or a biLM's fine-tuning) logs no line while its progress bars run; the time they show
+    passing after the last logged line counts, measured within each bar, never past what they show.
+    """
+    started = "2026-11-26T06:00:00+00:00"
+    logged = datetime.fromisoformat("2026-11-26T06:10:00+00:00").astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    (tmp_path / "console.log").write_text(
+        f"=== {started}: allennlp finetune-bilm ...\n"
+        + f"{logged},123 - INFO - x - Training\n"
+        + "loading instances: 64it [00:02, 30.1it/s]\r"  # a second bar, started beside the first
+        + "batch_loss: 7.50, loss: 0.31 ||: : 1it [00:03, 3.02s/it]\r"
+        + "loading instances: 140416it [1:04:48, 39.06it/s]\x1b[A\r"
+        + "batch_loss: 7.27, loss: 0.32 ||: : 2196it [1:04:53, 1.67s/it]\r"
+        + "batch_loss: 7.27, loss: 0.32 ||: : 2197it [1"  # cut off by the kill
+    )
+    info = {"attempts": [{"started": started}]}
+    assert close_unrecorded_attempts(info, tmp_path)
+    # the batches' bar showed 1:04:50 pass after it first showed, the loader's 1:04:46
+    assert info["attempts"][0]["ended"] == "2026-11-26T07:14:50+00:00"
+    assert info["attempts"][0]["seconds"] == 4490.0
+
+
 def test_a_config_edited_since_a_run_trained_makes_it_another_run(tmp_path, tiny_conll):
     """A run (or its record) counts only for the config as it reads now: an edit that changes it is a change."""
     weights = tmp_path / "bilm" / "weights.hdf5"
