@@ -115,18 +115,19 @@ def read_run(directory: Path) -> RunResult:
         metrics=metrics,
         epochs=[_json(path) for path in sorted(directory.glob("metrics_epoch_*.json"), key=_epoch_number)],
         config=_json(directory / "config.json") if (directory / "config.json").is_file() else None,
-        mixes=learned_mixes(directory, info["spec"]["config_name"]) if finished else [],
+        mixes=learned_mixes(directory) if finished else [],
         training_size=next(iter(_subset_sizes(directory, "training")), None),
         evaluation_sizes=_subset_sizes(directory, "evaluating"),
     )
 
 
-def learned_mixes(directory: Path, config_name: str) -> List[Mix]:
+def learned_mixes(directory: Path) -> List[Mix]:
     """
     The scalar mixes in the run's best weights (best.th, else the archive's weights.th). Which
     place a mix serves follows the suite's convention: a `fast_elmo` token embedder feeds the input;
     a model's own `PaperElmo` has mix 0 at the input and mix 1 at the output when it has two, and
-    its single mix is the output's only in the `output_only` ablation.
+    its single mix is the output's where the run's config.json turns the input's off
+    (`use_input_elmo` or `elmo_at_input` false: the `output_only` ablation, or an override).
     """
     state = _best_weights(directory)
     if state is None:
@@ -143,6 +144,9 @@ def learned_mixes(directory: Path, config_name: str) -> List[Mix]:
             entry["gamma"] = float(value.reshape(-1)[0])
         else:
             entry["layers"][int(match["layer"])] = float(value.reshape(-1)[0])
+    config = directory / "config.json"
+    model = json.loads(config.read_text()).get("model", {}) if config.is_file() else {}
+    input_off = model.get("use_input_elmo") is False or model.get("elmo_at_input") is False
     owners: Dict[str, int] = {}
     for owner, mix in parameters:
         owners[owner] = max(owners.get(owner, 0), mix + 1)
@@ -153,7 +157,7 @@ def learned_mixes(directory: Path, config_name: str) -> List[Mix]:
         weights /= weights.sum()
         mixes.append(
             Mix(
-                _place(owner, mix, owners[owner], config_name),
+                _place(owner, mix, owners[owner], input_off),
                 weights.round(6).tolist(),
                 entry["gamma"],
                 bool(raw.min() > -1e9),
@@ -162,12 +166,12 @@ def learned_mixes(directory: Path, config_name: str) -> List[Mix]:
     return mixes
 
 
-def _place(owner: str, mix: int, mixes_of_owner: int, config_name: str) -> str:
+def _place(owner: str, mix: int, mixes_of_owner: int, input_off: bool) -> str:
     if "text_field_embedder" in owner:
         return "input"
     if mixes_of_owner == 2:
         return ("input", "output")[mix]
-    return "output" if config_name == "output_only" else "input"
+    return "output" if input_off else "input"
 
 
 def _best_weights(directory: Path) -> Optional[Dict[str, torch.Tensor]]:
