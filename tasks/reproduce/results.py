@@ -106,6 +106,7 @@ def read_run(directory: Path) -> RunResult:
     if status in ("finished", "running") and not finished:
         status = "incomplete"  # said so, but has no archive: stopped without a word, or still going
     metrics = _json(directory / "metrics.json") if finished else None
+    config = _json(directory / "config.json") if (directory / "config.json").is_file() else None
     return RunResult(
         name=directory.name,
         source=directory,
@@ -114,19 +115,19 @@ def read_run(directory: Path) -> RunResult:
         info=info,
         metrics=metrics,
         epochs=[_json(path) for path in sorted(directory.glob("metrics_epoch_*.json"), key=_epoch_number)],
-        config=_json(directory / "config.json") if (directory / "config.json").is_file() else None,
-        mixes=learned_mixes(directory) if finished else [],
+        config=config,
+        mixes=learned_mixes(directory, config or {}) if finished else [],
         training_size=next(iter(_subset_sizes(directory, "training")), None),
         evaluation_sizes=_subset_sizes(directory, "evaluating"),
     )
 
 
-def learned_mixes(directory: Path) -> List[Mix]:
+def learned_mixes(directory: Path, config: Dict[str, Any]) -> List[Mix]:
     """
     The scalar mixes in the run's best weights (best.th, else the archive's weights.th). Which
     place a mix serves follows the suite's convention: a `fast_elmo` token embedder feeds the input;
     a model's own `PaperElmo` has mix 0 at the input and mix 1 at the output when it has two, and
-    its single mix is the output's where the run's config.json turns the input's off
+    its single mix is the output's where the run's `config` (its config.json) turns the input's off
     (`use_input_elmo` or `elmo_at_input` false: the `output_only` ablation, or an override).
     """
     state = _best_weights(directory)
@@ -144,8 +145,7 @@ def learned_mixes(directory: Path) -> List[Mix]:
             entry["gamma"] = float(value.reshape(-1)[0])
         else:
             entry["layers"][int(match["layer"])] = float(value.reshape(-1)[0])
-    config = directory / "config.json"
-    model = json.loads(config.read_text()).get("model", {}) if config.is_file() else {}
+    model = config.get("model", {})
     input_off = model.get("use_input_elmo") is False or model.get("elmo_at_input") is False
     owners: Dict[str, int] = {}
     for owner, mix in parameters:

@@ -1333,7 +1333,7 @@ def close_unrecorded_attempts(info: Dict[str, Any], run_dir: Path) -> bool:
     ]
     if not open_attempts or not (run_dir / CONSOLE_LOG).is_file():
         return False
-    last_logged = _last_logged_time_per_attempt((run_dir / CONSOLE_LOG).read_text(encoding="utf-8", errors="replace"))
+    last_logged = _last_running_time_per_attempt((run_dir / CONSOLE_LOG).read_text(encoding="utf-8", errors="replace"))
     for attempt in open_attempts:
         ended = last_logged.get(attempt["started"])
         started = datetime.fromisoformat(attempt["started"])
@@ -1361,7 +1361,7 @@ def set_aside_superseded_metrics(run_dir: Path, attempts: List[Dict[str, Any]]) 
     return True
 
 
-def _last_logged_time_per_attempt(console: str) -> Dict[str, datetime]:
+def _last_running_time_per_attempt(console: str) -> Dict[str, datetime]:
     """
     For each attempt's section of a console.log (headed `=== <start> ...`), the last time it is known
     to have been running, in UTC: its last logged line, plus the time its progress bars show passing
