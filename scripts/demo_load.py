@@ -13,23 +13,19 @@ import secrets
 import statistics
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from tasks.demo.client import post_json
+
 
 def _one(url: str, body: bytes) -> Dict[str, Any]:
-    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"}, method="POST")
     started = time.perf_counter()
     try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            answer, status = json.loads(response.read()), response.status
-    except urllib.error.HTTPError as error:
-        answer, status = json.loads(error.read()), error.code
+        status, answer = post_json(url, body, timeout=120)
     except OSError as error:
-        answer, status = {"error": str(error)}, 0
+        status, answer = 0, {"error": str(error)}
     ok = status == 200 and "error" not in answer
     return {"seconds": time.perf_counter() - started, "ok": ok, "status": status, "answer": answer}
 

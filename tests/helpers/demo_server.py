@@ -71,13 +71,3 @@ def get_json(url: str) -> Tuple[int, Optional[dict]]:
         return error.code, json.loads(error.read())
     except (urllib.error.URLError, ConnectionError):
         return 0, None
-
-
-def post(url: str, body: bytes, timeout: float = 60) -> Tuple[int, dict]:
-    """(status, JSON body) of a POST of `body`, whatever the status."""
-    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"}, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())

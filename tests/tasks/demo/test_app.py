@@ -15,8 +15,9 @@ import torch
 from allennlp.models.archival import load_archive
 
 from tasks.demo.app import make_app
+from tasks.demo.client import post_json
 from tasks.demo.models import finished_runs, load
-from tests.helpers.demo_server import free_port, get_json, post, running_demo
+from tests.helpers.demo_server import free_port, get_json, running_demo
 from tests.helpers.repository import predict, run_subcommand
 
 LINES = [
@@ -43,7 +44,7 @@ def test_the_api_answers_what_allennlp_predict_writes_line_for_line(demo, tiny_a
     inputs = tmp_path / "input.jsonl"
     inputs.write_text("".join(json.dumps(line) + "\n" for line in LINES), encoding="utf-8")
     expected = predict(tiny_archives["ner"], inputs, environment=environment)
-    answers = [post(f"{demo.url}/api/predict/ner", json.dumps(line).encode()) for line in LINES]
+    answers = [post_json(f"{demo.url}/api/predict/ner", json.dumps(line).encode()) for line in LINES]
     assert [status for status, _ in answers] == [200] * len(LINES)
     assert [answer for _, answer in answers] == expected
     # the model learned the fixture: its first sentence's entities come back typed
@@ -52,26 +53,26 @@ def test_the_api_answers_what_allennlp_predict_writes_line_for_line(demo, tiny_a
 
 
 def test_bad_requests_get_an_error_object_and_the_server_goes_on(demo):
-    status, answer = post(f"{demo.url}/api/predict/ner", b'{"sentence": "unclosed')
+    status, answer = post_json(f"{demo.url}/api/predict/ner", b'{"sentence": "unclosed')
     assert status == 400 and answer["error"].startswith("the request is not JSON")
-    status, answer = post(f"{demo.url}/api/predict/srl", b'{"sentence": "He left ."}')
+    status, answer = post_json(f"{demo.url}/api/predict/srl", b'{"sentence": "He left ."}')
     assert status == 404 and "this demo serves ner" in answer["error"]
-    status, answer = post(f"{demo.url}/api/predict/ner", json.dumps({"sentence": "word " * 60}).encode())
+    status, answer = post_json(f"{demo.url}/api/predict/ner", json.dumps({"sentence": "word " * 60}).encode())
     assert status == 413 and '"sentence" is 300 characters long; at most 200' in answer["error"]
-    status, answer = post(f"{demo.url}/api/predict/ner", b"[" + b"1," * 5000 + b"1]")
+    status, answer = post_json(f"{demo.url}/api/predict/ner", b"[" + b"1," * 5000 + b"1]")
     assert status == 413 and "bytes; at most" in answer["error"]
-    status, answer = post(f"{demo.url}/api/predict/ner", b'"just a string"')
+    status, answer = post_json(f"{demo.url}/api/predict/ner", b'"just a string"')
     assert status == 200 and "expected a JSON object" in answer["error"]
     assert demo.process.poll() is None
-    assert post(f"{demo.url}/api/predict/ner", json.dumps(LINES[0]).encode())[0] == 200
+    assert post_json(f"{demo.url}/api/predict/ner", json.dumps(LINES[0]).encode())[0] == 200
 
 
 def test_requests_at_once_are_all_answered_and_agree_with_one_at_a_time(demo):
-    alone = [post(f"{demo.url}/api/predict/ner", json.dumps(line).encode())[1] for line in LINES[:3]]
+    alone = [post_json(f"{demo.url}/api/predict/ner", json.dumps(line).encode())[1] for line in LINES[:3]]
     requests = [LINES[index % 3] for index in range(48)]
     with ThreadPoolExecutor(max_workers=8) as clients:
         answers = list(
-            clients.map(lambda line: post(f"{demo.url}/api/predict/ner", json.dumps(line).encode()), requests)
+            clients.map(lambda line: post_json(f"{demo.url}/api/predict/ner", json.dumps(line).encode()), requests)
         )
     assert [status for status, _ in answers] == [200] * len(requests)
     assert [answer for _, answer in answers] == [alone[index % 3] for index in range(48)]
@@ -120,13 +121,13 @@ def test_a_model_that_fails_on_an_input_answers_500_and_the_server_goes_on(tiny_
             assert time.monotonic() < deadline, "the in-process server did not start within 60 s"
             time.sleep(0.05)
         url = f"http://127.0.0.1:{port}/api/predict/ner"
-        status, answer = post(url, b'{"sentence": "fail"}')
+        status, answer = post_json(url, b'{"sentence": "fail"}')
         assert status == 500
         assert answer == {
             "error": "the model failed on this input: RuntimeError: out of cheese",
             "input": {"sentence": "fail"},
         }
-        status, answer = post(url, json.dumps(LINES[0]).encode())
+        status, answer = post_json(url, json.dumps(LINES[0]).encode())
         assert status == 200 and answer["tokens"] == ["Ada", "Lovelace", "visited", "Turin", "."]
     finally:
         server.should_exit = True

@@ -10,7 +10,8 @@ import shutil
 
 import pytest
 
-from tests.helpers.demo_server import get_json, post, running_demo
+from tasks.demo.client import post_json
+from tests.helpers.demo_server import get_json, running_demo
 
 if not (shutil.which("chromium") and shutil.which("chromedriver")):
     pytest.skip(
@@ -54,7 +55,7 @@ def _api_answer(url, model, inputs):
     body = dict(inputs)
     if "predicates" in body:
         body["predicates"] = [int(word) for word in body["predicates"].split(",")]
-    status, answer = post(f"{url}/api/predict/{model}", json.dumps(body).encode())
+    status, answer = post_json(f"{url}/api/predict/{model}", json.dumps(body).encode())
     assert status == 200 and "error" not in answer, answer
     return answer
 
