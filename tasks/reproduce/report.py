@@ -764,9 +764,16 @@ def _table_7(bilms: Sequence[BilmResult]) -> List[Block]:
 
 
 def _attempts_note(info: Dict[str, Any]) -> str:
-    """A build resumed across sessions: its time is its last attempt's alone (the earlier ones' is not recorded)."""
-    attempts = len(info.get("attempts", []))
-    return f" (the last of {attempts} attempts)" if attempts > 1 else ""
+    """
+    A build resumed across sessions: its time is its last attempt's alone. A biLM built again where
+    the weights of an earlier build were lost: the earlier builds' perplexity after fine-tuning.
+    """
+    attempts, earlier = len(info.get("attempts", [])), info.get("earlier_builds", [])
+    notes = [f"the last of {attempts} attempts"] if attempts > 1 else []
+    if earlier:
+        after = ", ".join(f"{build['after']['perplexity']:.1f}" for build in earlier)
+        notes.append(f"built {len(earlier) + 1} times, the earlier weights lost (perplexity after: {after})")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _minutes(seconds: float) -> str:

@@ -890,7 +890,7 @@ class Runner:
                 )
             return not changes
         directory.mkdir(parents=True, exist_ok=True)
-        info = read_json(directory / BILM_INFO) or {}
+        info = read_json(directory / BILM_INFO) or self._earlier_builds(bilm.name)
         close_unrecorded_attempts(info, directory)
         if info.get("spec") not in (None, bilm.as_json()):
             logger.error(
@@ -963,6 +963,21 @@ class Runner:
         if interrupted:
             raise KeyboardInterrupt
         return status == FINISHED
+
+    def _earlier_builds(self, name: str) -> Dict[str, Any]:
+        """
+        The start of a biLM's info where a record says it was built but its weights are not here (a
+        replaced machine): the recorded attempts and results, so that the record written after this
+        build keeps them (the time spent, the perplexity of weights that are gone).
+        """
+        record = self.bilm_record_of(name)
+        if record is None:
+            return {}
+        lost = {"ended": record.info.get("ended") or record.info["attempts"][-1].get("ended"), **record.perplexity}
+        return {
+            "attempts": record.info.get("attempts", []),
+            "earlier_builds": record.info.get("earlier_builds", []) + [lost],
+        }
 
     def _bilm_job(
         self, bilm: BilmSpec, command: List[str], environment: Dict[str, str], directory: Path, info, attempt

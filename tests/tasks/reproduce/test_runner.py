@@ -468,6 +468,23 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
     again = build_report(elsewhere, elsewhere / "report")[0].read_text()
     for section in ("## Table 1", "## Table 7"):
         assert again.split(section)[1].split("\n## ")[0] == here.split(section)[1].split("\n## ")[0]
+    # A replaced machine, where a run not yet recorded needs the biLM: it is built again, and its
+    # record keeps the earlier build's attempt and perplexity (the weights read before are gone).
+    record.unlink()
+    replaced = tmp_path / "replaced"
+    assert Runner(plan_there, replaced).run() == 0
+    rebuilt = json.loads((tmp_path / "records" / "bilms" / f"{bilm.name}.json").read_text())
+    assert [attempt["status"] for attempt in rebuilt["info"]["attempts"]] == [FINISHED, FINISHED]
+    assert rebuilt["info"]["earlier_builds"][0]["after"] == perplexity["after"]
+    assert (
+        rebuilt["perplexity"]["after"]
+        == json.loads((replaced / "bilms" / bilm.name / "perplexity.json").read_text())["after"]
+    )
+    table_7 = build_report(replaced, replaced / "report")[0].read_text().split("## Table 7")[1].split("\n## ")[0]
+    assert (
+        f"built 2 times, the earlier weights lost (perplexity after: {perplexity['after']['perplexity']:.1f})"
+        in table_7
+    )
     assert f"| `{record.stem}` | finished (record) |" in again and "0 interrupted or incomplete" in again
     # A build resumed in a later session: its time is the last attempt's, and the row says so.
     info["attempts"] = info["attempts"] * 3
