@@ -973,7 +973,7 @@ class Runner:
         record = self.bilm_record_of(name)
         if record is None:
             return {}
-        lost = {"ended": record.info.get("ended") or record.info["attempts"][-1].get("ended"), **record.perplexity}
+        lost = {"ended": record.info["attempts"][-1].get("ended"), **record.perplexity}
         return {
             "attempts": record.info.get("attempts", []),
             "earlier_builds": record.info.get("earlier_builds", []) + [lost],

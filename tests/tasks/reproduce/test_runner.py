@@ -468,6 +468,13 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
     again = build_report(elsewhere, elsewhere / "report")[0].read_text()
     for section in ("## Table 1", "## Table 7"):
         assert again.split(section)[1].split("\n## ")[0] == here.split(section)[1].split("\n## ")[0]
+    assert f"| `{record.stem}` | finished (record) |" in again and "0 interrupted or incomplete" in again
+    # A build resumed in a later session: its time is the last attempt's, and the row says so.
+    info["attempts"] = info["attempts"] * 3
+    (built / "bilm_info.json").write_text(json.dumps(info))
+    report = build_report(runs_dir, tmp_path / "report")[0].read_text()
+    assert "(the last of 3 attempts) |" in report.split("## Table 7")[1].split("\n## ")[0]
+    assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report
     # A replaced machine, where a run not yet recorded needs the biLM: it is built again, and its
     # record keeps the earlier build's attempt and perplexity (the weights read before are gone).
     record.unlink()
@@ -485,13 +492,6 @@ def test_a_finetuned_bilm_is_built_once_and_its_elmo_runs_read_it(tmp_path, tiny
         f"built 2 times, the earlier weights lost (perplexity after: {perplexity['after']['perplexity']:.1f})"
         in table_7
     )
-    assert f"| `{record.stem}` | finished (record) |" in again and "0 interrupted or incomplete" in again
-    # A build resumed in a later session: its time is the last attempt's, and the row says so.
-    info["attempts"] = info["attempts"] * 3
-    (built / "bilm_info.json").write_text(json.dumps(info))
-    report = build_report(runs_dir, tmp_path / "report")[0].read_text()
-    assert "(the last of 3 attempts) |" in report.split("## Table 7")[1].split("\n## ")[0]
-    assert "none, trained from scratch (the paper: Senna 50-d, fine-tuned)" in report
 
 
 def test_a_record_counts_only_for_the_same_run_on_the_same_input_bytes(tmp_path, tiny_conll):
