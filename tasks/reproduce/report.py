@@ -176,8 +176,18 @@ def _preamble(runs_dir: Optional[Path], records: List[Path], runs: Sequence[RunR
         f"{' (plan `' + plan['path'] + '`)' if plan else ''}.{latest}{description} "
         f"Runs: {planned} planned, {counts['finished']} finished, {counts['failed']} failed, "
         f"{counts['interrupted'] + counts['incomplete']} interrupted or incomplete, "
-        f"{max(0, planned - len(runs))} not run{_time_spent(runs)}. Paper numbers: {paper.SOURCE}."
+        f"{_not_run(runs, plan, planned)}{_time_spent(runs)}. Paper numbers: {paper.SOURCE}."
     )
+
+
+def _not_run(runs: Sequence[RunResult], plan: Optional[Dict], planned: int) -> str:
+    """'5 not run', and how many are twins waiting for their original: the runner counts only those it trains."""
+    present = {run.name for run in runs}
+    waiting = sum(1 for twin in (plan or {}).get("twins", {}) if twin not in present)
+    count = max(0, planned - len(runs))
+    if not waiting:
+        return f"{count} not run"
+    return f"{count} not run ({waiting} the twin of a run not yet trained: {count - waiting} to train)"
 
 
 def _time_spent(runs: Sequence[RunResult]) -> str:

@@ -226,6 +226,15 @@ def test_the_report_names_its_runs_folder_without_a_machines_path(tmp_path):
     assert str(tmp_path) not in markdown.read_text() and str(tmp_path) not in html.read_text()
 
 
+def test_the_not_run_count_says_how_many_are_twins_waiting_for_their_original():
+    """The runner trains an original once for its twins: the report's count of runs to train must be the runner's."""
+    plan = {"runs": [{"name": n} for n in ("a", "a-twin", "b", "c")], "twins": {"a-twin": "a"}}
+    b = RunResult("b", ROOT, "finished", {}, {}, None, [], None, [], None, [])
+    assert report_module._not_run([b], plan, 4) == "3 not run (1 the twin of a run not yet trained: 2 to train)"
+    a, twin = b._replace(name="a"), b._replace(name="a-twin", same_as="a")
+    assert report_module._not_run([a, twin, b], plan, 4) == "1 not run"
+
+
 def test_a_table_the_report_writes_reads_back_cell_for_cell(tmp_path):
     table = Table(["Task", "Score"], [["NER", "1.00 | 2.00"], ["SST-5", "—"]])
     write_markdown(
