@@ -11,6 +11,7 @@ and a one-sided test (tasks/reproduce/comparison.py), never one run against one 
 
 import collections
 import json
+import re
 import statistics
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
@@ -284,8 +285,13 @@ def _row_title(spec: paper.Task, label: str) -> str:
 
 
 def _label_words(label: str) -> str:
-    """'gamma_1-finetuned' as 'γ from 1, as the paper, finetuned'."""
-    return ", ".join(paper.ELMO_VARIANTS.get(part, part.replace("_", " ")) for part in label.split("-"))
+    """'gamma_1-finetuned' as 'γ from 1, as the paper, finetuned'; 'dropout0_5' as 'dropout 0.5'."""
+    return ", ".join(paper.ELMO_VARIANTS.get(part, _name_words(part)) for part in label.split("-"))
+
+
+def _name_words(name: str) -> str:
+    """A config or arm name in words: '_' between digits is a decimal point (as in lambda_0_001), else a space."""
+    return re.sub(r"(?<=[a-z])(?=\d)", " ", re.sub(r"(?<=\d)_(?=\d)", ".", name)).replace("_", " ")
 
 
 def _main_groups(groups: Dict[GroupKey, Group], task: str, label: str) -> Tuple[Optional[Group], Optional[Group]]:

@@ -235,6 +235,13 @@ def test_the_not_run_count_says_how_many_are_twins_waiting_for_their_original():
     assert report_module._not_run([a, twin, b], plan, 4) == "1 not run"
 
 
+def test_an_arms_name_reads_as_words_with_its_decimal_points():
+    assert report_module._label_words("dropout0_5") == "dropout 0.5"
+    assert report_module._label_words("gamma0_1-warm_up") == "gamma 0.1, warm up"
+    assert report_module._label_words("all_layers_lambda_0_001") == "all layers lambda 0.001"
+    assert report_module._label_words("gamma_1-finetuned") == "γ from 1, as the paper, finetuned"
+
+
 def test_a_table_the_report_writes_reads_back_cell_for_cell(tmp_path):
     table = Table(["Task", "Score"], [["NER", "1.00 | 2.00"], ["SST-5", "—"]])
     write_markdown(
