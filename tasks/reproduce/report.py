@@ -696,9 +696,7 @@ def _ablation_table(
     rows = []
     for task in tasks:
         # A label of Table 1 alone (ELMo with other settings, say) has no row here: none of its cells is planned.
-        labels = [
-            label for label in _labels(groups, task) if any((task, name, label, 1.0) in groups for name in ablations)
-        ]
+        labels = sorted({label for (t, name, label, f) in groups if t == task and name in ablations and f == 1.0})
         for label in labels:
             numbers = published.get(task, {})
             rows.append(
@@ -718,11 +716,13 @@ def _ablation_table(
 
 def _ablation_cell(groups: Dict[GroupKey, Group], task: str, name: str, label: str) -> str:
     """An ablation's development score and, but for the baseline's own cell, how it compares with the baseline."""
-    group = groups.get((task, name, label, 1.0))
-    cell = _score_cell(group, "validation")
-    if name == BASELINE or group is None:
-        return cell
     baseline = groups.get((task, BASELINE, label, 1.0)) or groups.get((task, BASELINE, "", 1.0))
+    group = baseline if name == BASELINE else groups.get((task, name, label, 1.0))
+    if group is None:
+        return "not planned"
+    cell = _score_cell(group, "validation")
+    if name == BASELINE:
+        return cell
     judged = _judged(baseline, group, "validation")
     return cell if judged == "—" else f"{cell}; {judged}"
 

@@ -375,6 +375,21 @@ def test_a_label_with_no_ablation_runs_has_no_row_in_tables_2_and_3(tmp_path):
         assert rows == ["| SNLI"], table
 
 
+def test_an_ablation_without_an_unlabelled_elmo_run_has_its_row_and_an_unplanned_cell_says_so(tmp_path):
+    """As plans/elmo_losses.jsonnet: ELMo runs only under labels, the places unlabelled; one place not planned."""
+    experiments = [
+        {"task": "snli", "configs": ["baseline", "input_only"], "seeds": [1]},
+        {"task": "snli", "configs": ["elmo"], "seeds": [1], "label": "warm_up"},
+    ]
+    plan, runs_dir = _planned(tmp_path, experiments, "places")
+    for run in plan.runs:
+        _write_run(runs_dir, run, "finished", 0.8)
+    rows = [line for line in _section(build_report(runs_dir, tmp_path / "r")[0].read_text(), "Table 3").splitlines()]
+    snli = [row.split(" | ") for row in rows if row.startswith("| SNLI")]
+    assert len(snli) == 1 and snli[0][5].startswith("80.00 (n=1)"), rows
+    assert snli[0][6:] == ["not planned", "not planned |"]
+
+
 def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, monkeypatch):
     """ELMo finished at 10% and 100% but not yet at 30%: two points, no line drawn across 30%."""
     plan_path = tmp_path / "plan.json"
