@@ -806,14 +806,18 @@ def _figure_1(groups: Dict[GroupKey, Group]) -> List[Block]:
     for (task, config, label, fraction), group in groups.items():
         if config in (BASELINE, ELMO):
             curves[(task, label)][(config, fraction)] = group
+    lent = set()  # tasks whose unlabelled baseline stands beside a labelled ELMo
     for (task, label), cells in curves.items():
         # an ELMo variant run at two fractions or more, with no baseline of its own: the task's beside it
         if label and len({fraction for _, fraction in cells}) > 1 and not any(c == BASELINE for c, _ in cells):
             cells.update({key: group for key, group in curves.get((task, ""), {}).items() if key[0] == BASELINE})
+            lent.add(task)
     panels, rows = [], []
     for (task, label), cells in sorted(curves.items(), key=lambda item: (list(TASKS).index(item[0][0]), item[0][1])):
         if len({fraction for _, fraction in cells}) < 2:
             continue
+        if not label and task in lent and all(config == BASELINE for config, _ in cells):
+            continue  # that baseline alone, a panel and rows again of what the labelled panels show
         spec = TASKS[task]
         split = next((group.split() for group in cells.values() if group.finished), "test")
         panel_curves = []

@@ -423,6 +423,25 @@ def test_figure_1_breaks_a_line_where_a_fraction_has_no_finished_run(tmp_path, m
     assert "| NER | baseline | 0.1 | — | F1 (test) | 52.50 (n=1) |  | 2/2 |" in text  # best at the last epoch run
 
 
+def test_figure_1_draws_a_baseline_lent_to_labelled_elmo_runs_in_their_panels_only(tmp_path, monkeypatch):
+    """As plans/elmo_losses.jsonnet's SST-5: the unlabelled baseline, ELMo only under labels; no baseline-only panel."""
+    fractions = [0.1, 1.0]
+    experiments = [
+        {"task": "sst", "configs": ["baseline"], "seeds": [1], "train_fractions": fractions},
+        {"task": "sst", "configs": ["elmo"], "seeds": [1], "train_fractions": fractions, "label": "gamma0_1"},
+        {"task": "sst", "configs": ["elmo"], "seeds": [1], "train_fractions": fractions, "label": "input_only"},
+    ]
+    plan, runs_dir = _planned(tmp_path, experiments, "lent")
+    for run in plan.runs:
+        _write_run(runs_dir, run, "finished", 0.4)
+    drawn = []
+    monkeypatch.setattr(plots, "fraction_panels", lambda panels: drawn.extend(panels) or "<svg></svg>")
+    figure = _section(build_report(runs_dir, tmp_path / "report")[0].read_text(), "Figure 1")
+    assert [panel.title for panel in drawn] == ["SST-5 (gamma 0.1)", "SST-5 (input only)"]
+    assert all([curve.label for curve in panel.curves] == ["baseline", "elmo"] for panel in drawn)
+    assert "| SST-5 | baseline |" not in figure and "| SST-5 (input only) | baseline | 0.1 |" in figure
+
+
 def test_the_summary_gives_elmos_gain_with_the_least_data_run(tmp_path):
     """The paper's second claim on the first screen: ELMo − baseline at the smallest part, judged by the spread."""
     experiment = {"task": "ner", "configs": ["baseline", "elmo"], "seeds": [1, 2], "train_fractions": [0.01, 0.1, 1]}
