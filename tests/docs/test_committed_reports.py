@@ -12,7 +12,7 @@ from tasks.reproduce.commands import build_records_report
 from tests.helpers.repository import ROOT
 
 # plan -> its committed report; each rebuilt with `allennlp report --plan PLAN --output FOLDER`
-REPORTS = {"plans/cpu.jsonnet": "docs/reproduce_cpu"}
+REPORTS = {"plans/cpu.jsonnet": "docs/reproduce_cpu", "plans/elmo_losses.jsonnet": "docs/reproduce_elmo_losses"}
 
 
 def _files(folder: Path):
