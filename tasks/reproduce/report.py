@@ -188,7 +188,8 @@ def _not_run(runs: Sequence[RunResult], plan: Optional[Dict], planned: int) -> s
     count = max(0, planned - len(runs))
     if not waiting:
         return f"{count} not run"
-    return f"{count} not run ({waiting} the twin of a run not yet trained: {count - waiting} to train)"
+    twins = "a twin of a run" if waiting == 1 else f"{waiting} twins of runs"
+    return f"{count} not run ({twins} not yet trained among them: {count - waiting} to train)"
 
 
 def _time_spent(runs: Sequence[RunResult]) -> str:

@@ -230,7 +230,7 @@ def test_the_not_run_count_says_how_many_are_twins_waiting_for_their_original():
     """The runner trains an original once for its twins: the report's count of runs to train must be the runner's."""
     plan = {"runs": [{"name": n} for n in ("a", "a-twin", "b", "c")], "twins": {"a-twin": "a"}}
     b = RunResult("b", ROOT, "finished", {}, {}, None, [], None, [], None, [])
-    assert report_module._not_run([b], plan, 4) == "3 not run (1 the twin of a run not yet trained: 2 to train)"
+    assert report_module._not_run([b], plan, 4) == "3 not run (a twin of a run not yet trained among them: 2 to train)"
     a, twin = b._replace(name="a"), b._replace(name="a-twin", same_as="a")
     assert report_module._not_run([a, twin, b], plan, 4) == "1 not run"
 
