@@ -684,7 +684,8 @@ def _ablation_table(
     groups: Dict[GroupKey, Group], number: int, columns: Dict[str, str], published: Dict[str, Dict[str, float]]
 ) -> List[Block]:
     ablations = [name for name in columns if name != BASELINE]
-    tasks = [task for task in TASKS if any(t == task and c in ablations and f == 1.0 for (t, c, _, f) in groups)]
+    rows_planned = {(task, label) for (task, config, label, f) in groups if config in ablations and f == 1.0}
+    tasks = [task for task in TASKS if any(t == task for t, _ in rows_planned)]
     what = "which biLM layers and λ" if number == 2 else "where ELMo enters the model"
     blocks: List[Block] = [Heading(2, f"Table {number}: {what} (development set)")]
     if not tasks:
@@ -697,8 +698,7 @@ def _ablation_table(
     rows = []
     for task in tasks:
         # A label of Table 1 alone (ELMo with other settings, say) has no row here: none of its cells is planned.
-        labels = sorted({label for (t, name, label, f) in groups if t == task and name in ablations and f == 1.0})
-        for label in labels:
+        for label in sorted(label for t, label in rows_planned if t == task):
             numbers = published.get(task, {})
             rows.append(
                 [_row_title(TASKS[task], label), f"{TASKS[task].metric} (dev)"]
