@@ -43,7 +43,7 @@ class Reproduce(Command):
             action="append",
             default=[],
             metavar="PATTERN",
-            help="run only the runs whose name matches (glob or substring); repeatable",
+            help="run only the runs and fine-tuned biLMs whose name matches (glob or substring); repeatable",
         )
         parser.add_argument(
             "--parallel",

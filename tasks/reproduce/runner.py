@@ -194,10 +194,16 @@ class Runner:
         self._stopping = threading.Event()  # set on Ctrl-C: every run going stops (parallel runs)
         patterns = list(only)
         self.runs = [run for run in plan.runs if not patterns or any(_matches(run.name, p) for p in patterns)]
-        if not self.runs:
-            raise ConfigurationError(f"no run of {plan.path} matches {patterns}")
+        # A pattern also picks biLMs by name (`--only sst-79bd1b7b9d`, as the dry run names them): a
+        # biLM for Table 7 alone can be fine-tuned without waiting for every run of the plan.
         needed = {run.finetuned_bilm for run in self.runs}
-        self.bilms = [bilm for bilm in plan.bilms if not patterns or bilm.name in needed]
+        self.bilms = [
+            bilm
+            for bilm in plan.bilms
+            if not patterns or bilm.name in needed or any(_matches(bilm.name, p) for p in patterns)
+        ]
+        if not self.runs and not self.bilms:
+            raise ConfigurationError(f"no run or biLM of {plan.path} matches {patterns}")
         self.files = FileIdentities(runs_dir / ".file_hashes.json")
         self.durations: Dict[str, float] = {}  # finished runs' wall seconds, for the estimate
         self.failed: List[str] = []

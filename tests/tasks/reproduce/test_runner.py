@@ -890,6 +890,20 @@ def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_c
 
 
 @pytest.mark.slow
+def test_only_picks_a_biLM_for_table_7_by_its_name_and_trains_no_run(tmp_path, tiny_conll, tiny_elmo):
+    """`--only` with a biLM's name fine-tunes that biLM alone, without waiting for the plan's runs."""
+    experiments = [{"task": "ner", "configs": ["baseline"], "seeds": [1]}]
+    plan = _tiny_ner_plan(tmp_path, tiny_conll, tiny_elmo, experiments, [{"task": "ner", "bilm_overrides": TINY_BILM}])
+    [bilm] = plan.bilms
+    runs_dir = tmp_path / "runs"
+    assert Runner(plan, runs_dir, only=[bilm.name]).run() == 0
+    assert json.loads((runs_dir / "bilms" / bilm.name / "bilm_info.json").read_text())["status"] == FINISHED
+    assert not (runs_dir / "ner-baseline-seed1").exists()
+    with pytest.raises(ConfigurationError, match="no run or biLM of .* matches"):
+        Runner(plan, runs_dir, only=["srl-*"])
+
+
+@pytest.mark.slow
 def test_with_parallel_the_runs_of_a_biLM_wait_for_it_while_the_others_train(
     tmp_path, tiny_conll, tiny_elmo, caplog, monkeypatch
 ):
