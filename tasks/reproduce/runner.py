@@ -192,7 +192,7 @@ class Runner:
         self._bilm_jobs: Dict[str, str] = {}  # fine-tuned biLMs being built as Slurm jobs: name -> job id
         self.records = plan.records
         self._stopping = threading.Event()  # set on Ctrl-C: every run going stops (parallel runs)
-        patterns = list(only)
+        patterns = self.only = list(only)
         self.runs = [run for run in plan.runs if not patterns or any(_matches(run.name, p) for p in patterns)]
         # A pattern also picks biLMs by name (`--only sst-79bd1b7b9d`, as the dry run names them): a
         # biLM for Table 7 alone can be fine-tuned without waiting for every run of the plan.
@@ -475,7 +475,8 @@ class Runner:
                     self._build_bilm(bilm)
             else:
                 self._run_in_parallel([*read_by_runs, *runs, *table_7_only], states)
-            logger.info("%s | plan %s done", self.progress(states), self.plan.name)
+            done = f"what --only picks of plan {self.plan.name} is done" if self.only else f"plan {self.plan.name} done"
+            logger.info("%s | %s", self.progress(states), done)
         conflicts = [name for name, state in states.items() if state in (CHANGED, STALE, UNEXPLAINED)]
         return 1 if self.failed or conflicts else 0
 

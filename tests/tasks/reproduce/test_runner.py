@@ -890,13 +890,15 @@ def test_a_biLM_for_table_7_alone_is_fine_tuned_beside_the_runs(tmp_path, tiny_c
 
 
 @pytest.mark.slow
-def test_only_picks_a_biLM_for_table_7_by_its_name_and_trains_no_run(tmp_path, tiny_conll, tiny_elmo):
+def test_only_picks_a_biLM_for_table_7_by_its_name_and_trains_no_run(tmp_path, tiny_conll, tiny_elmo, caplog):
     """`--only` with a biLM's name fine-tunes that biLM alone, without waiting for the plan's runs."""
     experiments = [{"task": "ner", "configs": ["baseline"], "seeds": [1]}]
     plan = _tiny_ner_plan(tmp_path, tiny_conll, tiny_elmo, experiments, [{"task": "ner", "bilm_overrides": TINY_BILM}])
     [bilm] = plan.bilms
     runs_dir = tmp_path / "runs"
+    caplog.set_level("INFO", logger="tasks.reproduce.runner")
     assert Runner(plan, runs_dir, only=[bilm.name]).run() == 0
+    assert "0 left of 0 | what --only picks of plan tiny is done" in caplog.text
     assert json.loads((runs_dir / "bilms" / bilm.name / "bilm_info.json").read_text())["status"] == FINISHED
     assert not (runs_dir / "ner-baseline-seed1").exists()
     with pytest.raises(ConfigurationError, match="no run or biLM of .* matches"):
