@@ -194,12 +194,14 @@ def test_the_cpu_plan_reads_the_shared_data_and_shares_figure_1s_full_runs_with_
     made_here = {path for path in paths if not path.startswith("/shared/")}
     assert made_here == {output for step in plan.prepare for output in step.outputs}
     assert all("/shared/" in " ".join(step.command) for step in plan.prepare)
-    # Figure 1 for NER, SST-5, SNLI and SRL: three seeds at 1%, 10% and 30%, all of the data from Table 1's runs
+    # Figure 1 for NER, SST-5, SNLI and SRL: three seeds at 1%, 10% and 30% (five for SNLI at 10%, where the
+    # first three disagreed between held-out and test), all of the data from Table 1's runs
     for task in ("ner", "sst", "snli", "srl"):
         curve = [(run.config_name, run.train_fraction, run.seed) for run in plan.runs if run.task == task]
         for fraction in (0.01, 0.1, 0.3):
+            seeds = [1, 2, 3, 4, 5] if (task, fraction) == ("snli", 0.1) else [1, 2, 3]
             for config in ("baseline", "elmo"):
-                assert sorted(seed for name, part, seed in curve if (name, part) == (config, fraction)) == [1, 2, 3]
+                assert sorted(seed for name, part, seed in curve if (name, part) == (config, fraction)) == seeds
         assert {run.train_fraction for run in plan.runs if run.task == task} == {0.01, 0.1, 0.3, 1.0}
     # every task trains on all of its training set here but SQuAD; SST-5 on whole sentences
     assert {run.task for run in plan.runs if run.environment.get("TRAIN_LIMIT")} == {"squad"}
